@@ -1,0 +1,108 @@
+/**
+ * Every error the engine reports carries a stable code. Codes are part of the public
+ * contract: they are stored in the crawl database (pages.error_code, sites.parked_reason),
+ * printed by the CLI and sent across IPC as {name, code, message}. Never rename one.
+ */
+export const ErrorCodes = {
+  // Bad input from the user (CLI exit code 2).
+  BAD_OPTION: 'CRAWL_BAD_OPTION',
+  BAD_SEED: 'CRAWL_BAD_SEED',
+  SEED_OUT_OF_SCOPE: 'CRAWL_SEED_OUT_OF_SCOPE',
+  SEED_FILE_UNREADABLE: 'CRAWL_SEED_FILE_UNREADABLE',
+  SETTINGS_CONFLICT: 'CRAWL_SETTINGS_CONFLICT',
+  // Database problems (never overwrite the file).
+  DB_CORRUPT: 'CRAWL_DB_CORRUPT',
+  DB_LOCKED: 'CRAWL_DB_LOCKED',
+  DB_TOO_NEW: 'CRAWL_DB_TOO_NEW',
+  DB_NOT_A_CRAWL: 'CRAWL_DB_NOT_A_CRAWL',
+  DB_MISSING: 'CRAWL_DB_MISSING',
+  DISK_FULL: 'CRAWL_DISK_FULL',
+  // Per-page fetch outcomes (stored on the page).
+  FETCH_TIMEOUT: 'CRAWL_FETCH_TIMEOUT',
+  CONNECT_TIMEOUT: 'CRAWL_CONNECT_TIMEOUT',
+  HEADERS_TIMEOUT: 'CRAWL_HEADERS_TIMEOUT',
+  BODY_TIMEOUT: 'CRAWL_BODY_TIMEOUT',
+  CONNECT_REFUSED: 'CRAWL_CONNECT_REFUSED',
+  CONNECTION_RESET: 'CRAWL_CONNECTION_RESET',
+  DNS_FAILURE: 'CRAWL_DNS_FAILURE',
+  BODY_TOO_LARGE: 'CRAWL_BODY_TOO_LARGE',
+  DECODED_TOO_LARGE: 'CRAWL_DECODED_TOO_LARGE',
+  BAD_ENCODING: 'CRAWL_BAD_CONTENT_ENCODING',
+  HTTP_4XX: 'CRAWL_HTTP_4XX',
+  HTTP_5XX: 'CRAWL_HTTP_5XX',
+  HTTP_429: 'CRAWL_HTTP_429',
+  TOO_MANY_REDIRECTS: 'CRAWL_TOO_MANY_REDIRECTS',
+  ROBOTS_DISALLOWED: 'CRAWL_ROBOTS_DISALLOWED',
+  // Limits that stop traps (stored on skipped pages).
+  TRAP_DEPTH: 'CRAWL_TRAP_DEPTH',
+  TRAP_DYNAMIC_DEPTH: 'CRAWL_TRAP_DYNAMIC_DEPTH',
+  TRAP_SITE_CAP: 'CRAWL_TRAP_SITE_CAP',
+  URL_TOO_LONG: 'CRAWL_URL_TOO_LONG',
+  // Site-level outcomes.
+  SITE_PARKED: 'CRAWL_SITE_PARKED',
+  ROBOTS_UNAVAILABLE: 'CRAWL_ROBOTS_UNAVAILABLE',
+  INTERNAL: 'CRAWL_INTERNAL',
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** Codes that describe the user's input: the CLI exits 2 on them. */
+const USER_ERRORS = new Set<ErrorCode>([
+  ErrorCodes.BAD_OPTION,
+  ErrorCodes.BAD_SEED,
+  ErrorCodes.SEED_OUT_OF_SCOPE,
+  ErrorCodes.SEED_FILE_UNREADABLE,
+  ErrorCodes.SETTINGS_CONFLICT,
+  ErrorCodes.DB_CORRUPT,
+  ErrorCodes.DB_LOCKED,
+  ErrorCodes.DB_TOO_NEW,
+  ErrorCodes.DB_NOT_A_CRAWL,
+  ErrorCodes.DB_MISSING,
+]);
+
+/** Fetch failures worth retrying later with backoff (the server or network may recover). */
+const RETRYABLE = new Set<ErrorCode>([
+  ErrorCodes.FETCH_TIMEOUT,
+  ErrorCodes.CONNECT_TIMEOUT,
+  ErrorCodes.HEADERS_TIMEOUT,
+  ErrorCodes.BODY_TIMEOUT,
+  ErrorCodes.CONNECT_REFUSED,
+  ErrorCodes.CONNECTION_RESET,
+  ErrorCodes.DNS_FAILURE,
+  ErrorCodes.HTTP_5XX,
+  ErrorCodes.HTTP_429,
+]);
+
+export class CrawlError extends Error {
+  override readonly name = 'CrawlError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+  get isUserError(): boolean {
+    return USER_ERRORS.has(this.code);
+  }
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+  toJSON(): { name: string; code: ErrorCode; message: string } {
+    return { name: this.name, code: this.code, message: this.message };
+  }
+}
+
+export function isRetryable(code: string): boolean {
+  return RETRYABLE.has(code as ErrorCode);
+}
+
+export function badOption(option: string, problem: string): CrawlError {
+  return new CrawlError(ErrorCodes.BAD_OPTION, `${option}: ${problem}`);
+}
+
+/** Reasons a known page is not fetched that are not failures (stored in pages.error_code). */
+export const SkipCodes = {
+  NOFOLLOW: 'CRAWL_SKIPPED_NOFOLLOW',
+  MAX_PAGES: 'CRAWL_SKIPPED_MAX_PAGES',
+} as const;

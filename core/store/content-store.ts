@@ -1,0 +1,66 @@
+import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SEGMENT_BYTES = 1024 ** 3;
+
+/**
+ * Optional raw capture for a later WARC export: request headers, response headers and the
+ * body bytes as received, appended to segment files in `DB.content/`. The database's
+ * `content` table indexes them and is written in the same batch as the page, so after a
+ * kill only committed records are referenced; trailing bytes of a lost batch are ignored.
+ */
+export class ContentStore {
+  private fd: number | null = null;
+  private segment = 0;
+  private offset = 0;
+  private written = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly budget: number,
+    alreadyStored: number,
+  ) {
+    mkdirSync(dir, { recursive: true });
+    this.written = alreadyStored;
+  }
+
+  get full(): boolean {
+    return this.written >= this.budget;
+  }
+  get bytesStored(): number {
+    return this.written;
+  }
+
+  /** Appends one record; returns where it is, or null once the budget is spent. */
+  append(request: string, responseHeaders: string, body: Buffer): { segment: number; offset: number; reqLen: number; hdrLen: number } | null {
+    const req = Buffer.from(request, 'latin1');
+    const hdr = Buffer.from(responseHeaders, 'latin1');
+    const size = req.length + hdr.length + body.length;
+    if (this.written + size > this.budget) return null;
+    if (this.fd === null || this.offset + size > SEGMENT_BYTES) this.openNext();
+    const at = this.offset;
+    writeSync(this.fd!, req);
+    writeSync(this.fd!, hdr);
+    writeSync(this.fd!, body);
+    this.offset += size;
+    this.written += size;
+    return { segment: this.segment, offset: at, reqLen: req.length, hdrLen: hdr.length };
+  }
+
+  segmentPath(segment: number): string {
+    return join(this.dir, `${String(segment).padStart(5, '0')}.bin`);
+  }
+
+  private openNext(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.segment++;
+    const path = this.segmentPath(this.segment);
+    this.fd = openSync(path, 'a');
+    this.offset = statSync(path).size;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}

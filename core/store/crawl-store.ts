@@ -1,0 +1,310 @@
+import type { Statement } from 'better-sqlite3';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import type { CrawlSettings } from '../config/settings.js';
+import { validateSettings } from '../config/settings.js';
+import { openDatabase, type Db, type OpenOptions } from './database.js';
+
+export type PageStatus = 'queued' | 'fetched' | 'duplicate' | 'failed' | 'skipped' | 'disallowed';
+export type CrawlState = 'created' | 'running' | 'paused' | 'finished';
+
+export interface SiteRow {
+  id: number;
+  host: string;
+  ip: string | null;
+  pages_known: number;
+  pages_fetched: number;
+  pages_failed: number;
+  bytes: number;
+  connections: number;
+  requests: number;
+  connect_ms: number | null;
+  response_ms: number | null;
+  requests_per_conn: number | null;
+  consecutive_errors: number;
+  errors: number;
+  crawl_delay_ms: number | null;
+  not_before: number | null;
+  parked: string | null;
+}
+
+export interface NewPage {
+  id: number;
+  url: string;
+  siteId: number;
+  depth: number;
+  parentId: number | null;
+  redirects: number;
+  status: PageStatus;
+  errorCode?: string | null;
+}
+
+export interface FetchRecord {
+  status: PageStatus;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number;
+  contentHash: string | null;
+  duplicateOf: number | null;
+  title: string | null;
+  noindex: boolean;
+  errorCode: string | null;
+  attempts: number;
+  fetchedAt: number;
+  responseMs: number | null;
+}
+
+export interface FrontierRow {
+  page_id: number;
+  site_id: number;
+  priority: number;
+  url: string;
+  depth: number;
+  redirects: number;
+  attempts: number;
+}
+
+export interface RobotsRow {
+  origin: string;
+  site_id: number;
+  state: 'rules' | 'allow-all' | 'unavailable';
+  http_status: number | null;
+  body: string | null;
+  fetched_at: number;
+  attempts: number;
+}
+
+/**
+ * The crawl database, behind one class with every statement prepared once. Writes happen
+ * inside a batch (begin .. commit, about a second of work): if the process dies, at most
+ * that batch is lost, and everything in it is consistent with the frontier.
+ */
+export class CrawlStore {
+  readonly db: Db;
+  private readonly release: () => void;
+  private readonly st: Record<string, Statement>;
+  private nextPage: number;
+  private nextSite: number;
+  private nextSeq: number;
+
+  private constructor(readonly path: string, opened: { db: Db; release: () => void }) {
+    this.db = opened.db;
+    this.release = opened.release;
+    const db = this.db;
+    this.st = {
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+      setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      addCounter: db.prepare(
+        'INSERT INTO counters(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value',
+      ),
+      insertSite: db.prepare('INSERT INTO sites(id, host) VALUES (?, ?)'),
+      saveSite: db.prepare(`UPDATE sites SET ip = @ip, pages_known = @pages_known, pages_fetched = @pages_fetched,
+        pages_failed = @pages_failed, bytes = @bytes, connections = @connections, requests = @requests,
+        connect_ms = @connect_ms, response_ms = @response_ms, requests_per_conn = @requests_per_conn,
+        consecutive_errors = @consecutive_errors, errors = @errors, crawl_delay_ms = @crawl_delay_ms,
+        not_before = @not_before, parked = @parked WHERE id = @id`),
+      findPage: db.prepare('SELECT id, status, error_code FROM pages WHERE url = ?'),
+      requeue: db.prepare("UPDATE pages SET status = 'queued', error_code = NULL, depth = ? WHERE id = ?"),
+      insertPage: db.prepare(`INSERT INTO pages(id, url, site_id, depth, parent_id, redirects, status, error_code)
+        VALUES (@id, @url, @siteId, @depth, @parentId, @redirects, @status, @errorCode)`),
+      pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
+      pageForFetch: db.prepare('SELECT url, depth, redirects, attempts FROM pages WHERE id = ?'),
+      recordFetch: db.prepare(`UPDATE pages SET status = @status, http_status = @httpStatus, content_type = @contentType,
+        bytes = @bytes, content_hash = @contentHash, duplicate_of = @duplicateOf, title = @title, noindex = @noindex,
+        error_code = @errorCode, attempts = @attempts, fetch_seq = @seq, fetched_at = @fetchedAt, response_ms = @responseMs
+        WHERE id = @id`),
+      setPageStatus: db.prepare('UPDATE pages SET status = ?, error_code = ?, attempts = ? WHERE id = ?'),
+      setAttempts: db.prepare('UPDATE pages SET attempts = ?, error_code = ? WHERE id = ?'),
+      enqueue: db.prepare('INSERT OR REPLACE INTO frontier(page_id, site_id, priority) VALUES (?, ?, ?)'),
+      dequeue: db.prepare('DELETE FROM frontier WHERE page_id = ?'),
+      setPriority: db.prepare('UPDATE frontier SET priority = ? WHERE page_id = ?'),
+      insertLink: db.prepare('INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?)'),
+      findHash: db.prepare('SELECT page_id FROM content_hashes WHERE hash = ?').pluck(),
+      insertHash: db.prepare('INSERT OR IGNORE INTO content_hashes(hash, page_id) VALUES (?, ?)'),
+      getRobots: db.prepare('SELECT * FROM robots WHERE origin = ?'),
+      putRobots: db.prepare(`INSERT INTO robots(origin, site_id, state, http_status, body, fetched_at, attempts)
+        VALUES (@origin, @site_id, @state, @http_status, @body, @fetched_at, @attempts)
+        ON CONFLICT(origin) DO UPDATE SET state = excluded.state, http_status = excluded.http_status,
+        body = excluded.body, fetched_at = excluded.fetched_at, attempts = excluded.attempts`),
+      insertContent: db.prepare(`INSERT OR REPLACE INTO content(page_id, segment, offset, request_len, response_header_len, body_len)
+        VALUES (?, ?, ?, ?, ?, ?)`),
+      event: db.prepare('INSERT INTO events(at, kind, site_id, page_id, code, message) VALUES (?, ?, ?, ?, ?, ?)'),
+    };
+    this.nextPage = ((db.prepare('SELECT max(id) FROM pages').pluck().get() as number | null) ?? 0) + 1;
+    this.nextSite = ((db.prepare('SELECT max(id) FROM sites').pluck().get() as number | null) ?? 0) + 1;
+    this.nextSeq = ((db.prepare('SELECT max(fetch_seq) FROM pages').pluck().get() as number | null) ?? 0) + 1;
+  }
+
+  /** Creates a new crawl file with these settings; refuses an existing file. */
+  static create(path: string, settings: CrawlSettings): CrawlStore {
+    const store = new CrawlStore(path, openDatabase(path, { create: true }));
+    if (store.getMeta('settings') !== undefined) {
+      store.close();
+      throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already holds a crawl`);
+    }
+    store.db.transaction(() => {
+      store.setMeta('settings', JSON.stringify(settings));
+      store.setMeta('state', 'created');
+      store.setMeta('created_at', new Date().toISOString());
+    })();
+    return store;
+  }
+
+  static open(path: string, opts: OpenOptions = {}): CrawlStore {
+    const store = new CrawlStore(path, openDatabase(path, opts));
+    if (store.getMeta('settings') === undefined) {
+      store.close();
+      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: holds no crawl settings (not a crawl database)`);
+    }
+    return store;
+  }
+
+  close(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.release();
+  }
+
+  // ---- batches -----------------------------------------------------------------------
+  begin(): void {
+    if (!this.db.inTransaction) this.db.exec('BEGIN');
+  }
+  commit(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+  }
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+  }
+
+  // ---- meta, settings, counters ------------------------------------------------------
+  getMeta(key: string): string | undefined {
+    return this.st.getMeta!.get(key) as string | undefined;
+  }
+  setMeta(key: string, value: string): void {
+    this.st.setMeta!.run(key, value);
+  }
+  settings(): CrawlSettings {
+    return validateSettings(JSON.parse(this.getMeta('settings')!));
+  }
+  saveSettings(settings: CrawlSettings): void {
+    this.setMeta('settings', JSON.stringify(settings));
+  }
+  state(): CrawlState {
+    return (this.getMeta('state') ?? 'created') as CrawlState;
+  }
+  setState(state: CrawlState): void {
+    this.setMeta('state', state);
+  }
+  addCounter(name: string, n: number): void {
+    if (n !== 0) this.st.addCounter!.run(name, n);
+  }
+  counters(): Record<string, number> {
+    const rows = this.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
+    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  }
+  event(kind: string, e: { siteId?: number; pageId?: number; code?: string; message?: string } = {}): void {
+    this.st.event!.run(Date.now(), kind, e.siteId ?? null, e.pageId ?? null, e.code ?? null, e.message ?? null);
+  }
+
+  // ---- sites -------------------------------------------------------------------------
+  loadSites(): SiteRow[] {
+    return this.db.prepare('SELECT * FROM sites ORDER BY id').all() as SiteRow[];
+  }
+  insertSite(host: string): number {
+    const id = this.nextSite++;
+    this.st.insertSite!.run(id, host);
+    return id;
+  }
+  saveSite(row: SiteRow): void {
+    this.st.saveSite!.run(row);
+  }
+
+  // ---- robots ------------------------------------------------------------------------
+  getRobots(origin: string): RobotsRow | undefined {
+    return this.st.getRobots!.get(origin) as RobotsRow | undefined;
+  }
+  putRobots(row: RobotsRow): void {
+    this.st.putRobots!.run(row);
+  }
+
+  // ---- pages and frontier ------------------------------------------------------------
+  findPage(url: string): { id: number; status: PageStatus; error_code: string | null } | undefined {
+    return this.st.findPage!.get(url) as { id: number; status: PageStatus; error_code: string | null } | undefined;
+  }
+  /** A skipped page that a later link made admissible goes back into the frontier. */
+  requeuePage(id: number, siteId: number, depth: number, priority: number): void {
+    this.st.requeue!.run(depth, id);
+    this.st.enqueue!.run(id, siteId, priority);
+  }
+  /** Adds a discovered page (and, if queued, its frontier entry); returns its id. */
+  insertPage(p: Omit<NewPage, 'id'>, priority = 0): number {
+    const id = this.nextPage++;
+    this.st.insertPage!.run({ ...p, id, errorCode: p.errorCode ?? null });
+    if (p.status === 'queued') this.st.enqueue!.run(id, p.siteId, priority);
+    return id;
+  }
+  pageForFetch(id: number): { url: string; depth: number; redirects: number; attempts: number } {
+    return this.st.pageForFetch!.get(id) as { url: string; depth: number; redirects: number; attempts: number };
+  }
+  pageUrl(id: number): string {
+    return this.st.pageUrl!.get(id) as string;
+  }
+  /** Stores a fetch result and removes the page from the frontier, in the current batch. */
+  recordFetch(id: number, r: FetchRecord): number {
+    const seq = this.nextSeq++;
+    this.st.recordFetch!.run({ ...r, id, seq, noindex: r.noindex ? 1 : 0 });
+    this.st.dequeue!.run(id);
+    return seq;
+  }
+  /** A page that ends without a fetch (robots, trap found late, parked site, failed for good). */
+  finishPage(id: number, status: PageStatus, errorCode: string | null, attempts: number): void {
+    this.st.setPageStatus!.run(status, errorCode, attempts, id);
+    this.st.dequeue!.run(id);
+  }
+  /** A failed attempt that will be retried: the page stays in the frontier. */
+  recordAttempt(id: number, attempts: number, errorCode: string): void {
+    this.st.setAttempts!.run(attempts, errorCode, id);
+  }
+  setPriority(id: number, priority: number): void {
+    this.st.setPriority!.run(priority, id);
+  }
+  loadFrontier(): FrontierRow[] {
+    return this.db
+      .prepare(
+        `SELECT f.page_id, f.site_id, f.priority, p.url, p.depth, p.redirects, p.attempts
+         FROM frontier f JOIN pages p ON p.id = f.page_id ORDER BY f.page_id`,
+      )
+      .all() as FrontierRow[];
+  }
+
+  // ---- links, duplicates, content ----------------------------------------------------
+  insertLink(src: number, dst: number, anchor: string | null, nofollow: boolean, kind: string): void {
+    this.st.insertLink!.run(src, dst, anchor, nofollow ? 1 : 0, kind);
+  }
+  findHash(hash: string): number | undefined {
+    return this.st.findHash!.get(hash) as number | undefined;
+  }
+  insertHash(hash: string, pageId: number): void {
+    this.st.insertHash!.run(hash, pageId);
+  }
+  insertContent(pageId: number, segment: number, offset: number, reqLen: number, hdrLen: number, bodyLen: number): void {
+    this.st.insertContent!.run(pageId, segment, offset, reqLen, hdrLen, bodyLen);
+  }
+
+  // ---- summaries ---------------------------------------------------------------------
+  totals(): { pagesFetched: number; pagesKnown: number; sites: number; links: number; bytes: number; queued: number } {
+    const q = (sql: string) => (this.db.prepare(sql).pluck().get() as number | null) ?? 0;
+    return {
+      pagesFetched: q('SELECT count(*) FROM pages WHERE fetch_seq IS NOT NULL'),
+      pagesKnown: q('SELECT count(*) FROM pages'),
+      sites: q('SELECT count(*) FROM sites'),
+      links: q('SELECT count(*) FROM links'),
+      bytes: q('SELECT sum(bytes) FROM pages WHERE fetch_seq IS NOT NULL'),
+      queued: q('SELECT count(*) FROM frontier'),
+    };
+  }
+  errorsByKind(): Record<string, number> {
+    const rows = this.db
+      .prepare("SELECT name, value FROM counters WHERE name LIKE 'error:%'")
+      .all() as Array<{ name: string; value: number }>;
+    return Object.fromEntries(rows.map((r) => [r.name.slice(6), r.value]));
+  }
+}

@@ -1,0 +1,159 @@
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+const APP_ID = 0x43424e43; // 'CBNC': marks a SQLite file as a crawlbench crawl
+
+export interface OpenOptions {
+  /** Create the file if it does not exist (never overwrites an existing one). */
+  create?: boolean;
+  /** Open for reading only (UI, eval, export): no lock, no migrations. */
+  readonly?: boolean;
+}
+
+/**
+ * Opens a crawl database, refusing rather than damaging anything unexpected: a file that
+ * is not SQLite, a SQLite file that is not a crawl, a crawl from a newer crawlbench, or a
+ * crawl another process is writing. Writers hold `FILE.lock` (pid@host); a lock left by
+ * a killed process is taken over, which is what lets a SIGKILLed crawl resume.
+ */
+export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; release: () => void } {
+  const exists = existsSync(path);
+  if (!exists && !opts.create) throw new CrawlError(ErrorCodes.DB_MISSING, `${path}: no such crawl database`);
+  if (exists) checkHeader(path);
+  const release = opts.readonly ? () => {} : acquireLock(path);
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: !!opts.readonly, fileMustExist: !opts.create });
+    db.pragma('busy_timeout = 5000');
+    if (!opts.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    if (exists && version === 0 && appId === 0 && hasTables(db)) {
+      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: a SQLite database, but not a crawlbench crawl`);
+    }
+    if (appId !== 0 && appId !== APP_ID) {
+      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: a SQLite database of another application`);
+    }
+    if (version > SCHEMA_VERSION) {
+      throw new CrawlError(
+        ErrorCodes.DB_TOO_NEW,
+        `${path}: made by a newer crawlbench (schema ${version}, this one knows up to ${SCHEMA_VERSION}); upgrade crawlbench`,
+      );
+    }
+    if (!opts.readonly) migrate(db, version);
+    else if (version < SCHEMA_VERSION) {
+      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: schema ${version} needs migrating; open it for writing once`);
+    }
+  } catch (err) {
+    release();
+    throw mapSqliteError(path, err);
+  }
+  return {
+    db,
+    release: () => {
+      if (db.open) db.close();
+      release();
+    },
+  };
+}
+
+function hasTables(db: Db): boolean {
+  return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n > 0;
+}
+
+/** Runs the numbered migrations after `from`, each in its own transaction. */
+function migrate(db: Db, from: number): void {
+  for (const m of MIGRATIONS) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+      db.pragma(`application_id = ${APP_ID}`);
+    })();
+  }
+}
+
+function checkHeader(path: string): void {
+  let head: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    closeSync(fd);
+    head = buf.subarray(0, n);
+  } catch (err) {
+    throw new CrawlError(ErrorCodes.DB_CORRUPT, `${path}: cannot be read (${(err as Error).message})`);
+  }
+  if (head.length === 0) return; // an empty file: SQLite treats it as a new database
+  if (head.toString('latin1') !== 'SQLite format 3\u0000') {
+    throw new CrawlError(ErrorCodes.DB_CORRUPT, `${path}: not a SQLite database (corrupt or another kind of file); left untouched`);
+  }
+}
+
+function mapSqliteError(path: string, err: unknown): unknown {
+  if (err instanceof CrawlError) return err;
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new CrawlError(ErrorCodes.DB_CORRUPT, `${path}: the database is corrupt (${(err as Error).message}); left untouched`);
+  }
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new CrawlError(ErrorCodes.DB_LOCKED, `${path}: locked by another process`);
+  }
+  return err;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function acquireLock(path: string): () => void {
+  const lockPath = `${path}.lock`;
+  const me = `${process.pid}@${hostname()}`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, me);
+      closeSync(fd);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        process.off('exit', release);
+        try {
+          if (readFileSync(lockPath, 'utf8') === me) unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+      process.once('exit', release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = readFileSync(lockPath, 'utf8');
+      const [pidText, host] = holder.split('@');
+      const pid = Number(pidText);
+      if (host === hostname() && Number.isInteger(pid) && (pid === process.pid || processAlive(pid))) {
+        throw new CrawlError(ErrorCodes.DB_LOCKED, `${path}: locked by another crawl (process ${pid}); stop it first`);
+      }
+      if (host !== hostname()) {
+        throw new CrawlError(ErrorCodes.DB_LOCKED, `${path}: locked by a crawl on ${host} (remove ${lockPath} if it is dead)`);
+      }
+      unlinkSync(lockPath); // stale: its process is gone (e.g. killed); take over
+    }
+  }
+  throw new CrawlError(ErrorCodes.DB_LOCKED, `${path}: could not take the lock`);
+}

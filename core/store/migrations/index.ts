@@ -1,0 +1,8 @@
+import { sql as initial } from './001-initial.js';
+
+/** Numbered migrations; the database's user_version is the number of the last one applied. */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  { version: 1, name: 'initial', sql: initial },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

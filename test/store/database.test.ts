@@ -1,0 +1,106 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateSettings } from '../../core/config/settings.js';
+import { ErrorCodes } from '../../core/errors.js';
+import { CrawlStore } from '../../core/store/crawl-store.js';
+import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const dir = tmpDir();
+const settings = validateSettings({ seeds: ['http://a.test/'] });
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return (err as { code?: string }).code;
+  }
+  return undefined;
+}
+
+describe('crawl database', () => {
+  it('creates a versioned WAL database and reopens it with its settings', () => {
+    const path = join(dir, 'new.db');
+    const store = CrawlStore.create(path, settings);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    store.close();
+    const again = CrawlStore.open(path);
+    expect(again.settings().seeds).toEqual(['http://a.test/']);
+    expect(again.state()).toBe('created');
+    again.close();
+  });
+
+  it('refuses a corrupt file and leaves it untouched', () => {
+    const path = join(dir, 'corrupt.db');
+    writeFileSync(path, 'this is not a database at all, just text\n'.repeat(100));
+    const before = readFileSync(path);
+    expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_CORRUPT);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a database damaged after its header', () => {
+    const path = join(dir, 'damaged.db');
+    CrawlStore.create(path, settings).close();
+    const bytes = readFileSync(path);
+    bytes.fill(0xff, 100, 4096); // wipe the schema page after the header
+    writeFileSync(path, bytes);
+    expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_CORRUPT);
+  });
+
+  it('refuses a database of a newer schema', () => {
+    const path = join(dir, 'newer.db');
+    CrawlStore.create(path, settings).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_TOO_NEW);
+  });
+
+  it('refuses a SQLite database that is not a crawl', () => {
+    const path = join(dir, 'other.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE notes (x TEXT)');
+    raw.close();
+    expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_NOT_A_CRAWL);
+  });
+
+  it('refuses a crawl that another live process holds, and takes over the lock of a dead one', async () => {
+    const path = join(dir, 'locked.db');
+    CrawlStore.create(path, settings).close();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    writeFileSync(`${path}.lock`, `${holder.pid}@${(await import('node:os')).hostname()}`);
+    expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_LOCKED);
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    const store = CrawlStore.open(path);
+    expect(store.state()).toBe('created');
+    store.close();
+  });
+
+  it('a second open in the same process is refused while the first holds it', () => {
+    const path = join(dir, 'twice.db');
+    const store = CrawlStore.create(path, settings);
+    expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_LOCKED);
+    store.close();
+  });
+
+  it('an uncommitted batch is lost on close without commit, a committed one is kept', () => {
+    const path = join(dir, 'batch.db');
+    const store = CrawlStore.create(path, settings);
+    const site = store.insertSite('a.test');
+    store.begin();
+    store.insertPage({ url: 'http://a.test/1', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
+    store.commit();
+    store.begin();
+    store.insertPage({ url: 'http://a.test/2', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
+    store.rollback();
+    store.close();
+    const again = CrawlStore.open(path);
+    expect(again.loadFrontier().map((r) => r.url)).toEqual(['http://a.test/1']);
+    again.close();
+  });
+});
