@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { CrawlError } from '../../core/errors.js';
+import { Scope } from '../../core/url/scope.js';
+
+describe('Scope', () => {
+  it('a suffix with a leading dot matches the suffix itself and every host under it', () => {
+    const s = new Scope({ suffixes: ['.cl'] });
+    expect(s.check('http://x.cl/')).toBeNull();
+    expect(s.check('http://a.b.cl:8080/p')).toBeNull();
+    expect(s.check('http://cl/')).toBeNull();
+    expect(s.check('http://x.cl.example.com/')).toBe('out-of-scope');
+    expect(s.check('http://xcl/')).toBe('out-of-scope');
+    expect(s.check('http://x.gr/')).toBe('out-of-scope');
+  });
+
+  it('a suffix without a dot matches that domain and its subdomains, not look-alikes', () => {
+    const s = new Scope({ suffixes: ['uchile.cl'] });
+    expect(s.inScope('http://uchile.cl/')).toBe(true);
+    expect(s.inScope('http://www.dcc.uchile.cl/')).toBe(true);
+    expect(s.inScope('http://notuchile.cl/')).toBe(false);
+    expect(s.inScope('http://other.cl/')).toBe(false);
+  });
+
+  it('normalises suffixes and hosts (case, IDN, trailing dot of the URL host)', () => {
+    const s = new Scope({ suffixes: ['.CL', '.españa.es'], hosts: ['WWW.Example.COM'] });
+    expect(s.inScope('http://a.cl./')).toBe(true);
+    expect(s.inScope('http://x.xn--espaa-rta.es/')).toBe(true);
+    expect(s.inScope('http://www.example.com/')).toBe(true);
+  });
+
+  it('hosts are exact', () => {
+    const s = new Scope({ hosts: ['www.a.cl'] });
+    expect(s.check('http://www.a.cl/x')).toBeNull();
+    expect(s.check('http://a.cl/x')).toBe('out-of-scope');
+    expect(s.check('http://sub.www.a.cl/x')).toBe('out-of-scope');
+  });
+
+  it('suffixes and hosts combine', () => {
+    const s = new Scope({ suffixes: ['.gr'], hosts: ['www.a.cl'] });
+    expect(s.inScope('http://x.gr/')).toBe(true);
+    expect(s.inScope('http://www.a.cl/')).toBe(true);
+    expect(s.inScope('http://b.cl/')).toBe(false);
+  });
+
+  it('falls back to the seed hosts (exact, port ignored) only when no suffix or host is given', () => {
+    const seeds = new Scope({ seedHosts: ['a.cl', '127.0.0.1:8001'] });
+    expect(seeds.inScope('http://a.cl/x')).toBe(true);
+    expect(seeds.inScope('http://127.0.0.1:9999/x')).toBe(true);
+    expect(seeds.inScope('http://www.a.cl/x')).toBe(false);
+    const withSuffix = new Scope({ suffixes: ['.gr'], seedHosts: ['a.cl'] });
+    expect(withSuffix.inScope('http://a.cl/x')).toBe(false);
+    expect(new Scope({}).inScope('http://a.cl/')).toBe(false);
+  });
+
+  it('excludes are regular expressions on the full URL, checked after the host', () => {
+    const s = new Scope({ suffixes: ['.cl'], excludes: ['\\.(jpg|pdf)$', '/calendar/\\d{4}/', '^https:'] });
+    expect(s.check('http://a.cl/doc.pdf')).toBe('excluded');
+    expect(s.check('http://a.cl/calendar/2031/01')).toBe('excluded');
+    expect(s.check('https://a.cl/')).toBe('excluded');
+    expect(s.check('http://a.cl/doc.pdf.html')).toBeNull();
+    expect(s.check('http://b.gr/doc.pdf')).toBe('out-of-scope');
+  });
+
+  it('URLs over maxUrlLength get CRAWL_URL_TOO_LONG (default 2048)', () => {
+    const s = new Scope({ suffixes: ['.cl'] });
+    const base = 'http://a.cl/';
+    expect(s.check(base + 'x'.repeat(2048 - base.length))).toBeNull();
+    expect(s.check(base + 'x'.repeat(2049 - base.length))).toBe('CRAWL_URL_TOO_LONG');
+    const short = new Scope({ suffixes: ['.cl'], maxUrlLength: 20 });
+    expect(short.check('http://a.cl/123456789')).toBe('CRAWL_URL_TOO_LONG');
+    expect(short.check('http://b.gr/123456789')).toBe('out-of-scope');
+  });
+
+  it('a bad regular expression throws CRAWL_BAD_OPTION naming the option and the value', () => {
+    let err: unknown;
+    try {
+      new Scope({ suffixes: ['.cl'], excludes: ['ok', '([unclosed'] });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CrawlError);
+    expect((err as CrawlError).code).toBe('CRAWL_BAD_OPTION');
+    expect((err as CrawlError).message).toContain('excludes');
+    expect((err as CrawlError).message).toContain('([unclosed');
+    expect((err as CrawlError).isUserError).toBe(true);
+  });
+
+  it.each([[''], ['.'], ['*.cl'], ['a..cl'], ['http://a.cl'], ['a b.cl'], ['a.cl/x']])('rejects the suffix %j', (bad) => {
+    expect(() => new Scope({ suffixes: [bad] })).toThrow(expect.objectContaining({ code: 'CRAWL_BAD_OPTION', message: expect.stringContaining('suffixes') }));
+  });
+
+  it('rejects bad hosts and a bad maxUrlLength', () => {
+    expect(() => new Scope({ hosts: ['http://a.cl/'] })).toThrow(expect.objectContaining({ code: 'CRAWL_BAD_OPTION' }));
+    expect(() => new Scope({ hosts: ['a.cl/path'] })).toThrow(expect.objectContaining({ code: 'CRAWL_BAD_OPTION' }));
+    expect(() => new Scope({ hosts: ['a.cl'], maxUrlLength: 0 })).toThrow(expect.objectContaining({ code: 'CRAWL_BAD_OPTION', message: expect.stringContaining('maxUrlLength') }));
+  });
+});
