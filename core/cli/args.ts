@@ -1,0 +1,37 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { badOption } from '../errors.js';
+
+export type Flags = Record<string, string | boolean | string[] | undefined>;
+
+/** Strict flag parsing: an unknown flag or a missing value is a one-line error (exit 2). */
+export function parseFlags(argv: string[], options: NonNullable<ParseArgsConfig['options']>): { flags: Flags; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return { flags: values as Flags, positionals };
+  } catch (err) {
+    const msg = (err as Error).message.replace(/\. To specify a positional.*$/s, '');
+    throw badOption('arguments', msg);
+  }
+}
+
+export function intFlag(flags: Flags, name: string, min = 0): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw badOption(`--${name}`, `"${String(v)}" is not a whole number >= ${min}`);
+  return n;
+}
+
+export function numberFlag(flags: Flags, name: string, min = 0): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min) throw badOption(`--${name}`, `"${String(v)}" is not a number >= ${min}`);
+  return n;
+}
+
+export function listFlag(flags: Flags, name: string): string[] {
+  const v = flags[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [String(v)]).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+}

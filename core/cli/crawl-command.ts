@@ -1,0 +1,183 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { CrawlSettingsInput } from '../config/settings.js';
+import { parseDuration, parseSize } from '../config/units.js';
+import { Crawler, type CrawlSummary } from '../engine/crawler.js';
+import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { intFlag, listFlag, parseFlags, type Flags } from './args.js';
+import { ProgressPrinter, summaryText } from './output.js';
+
+export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [options]
+
+  --db FILE              the crawl database (created, or resumed if it exists)
+  --seed URL             a seed URL (repeatable)
+  --seeds FILE           a file of seed URLs, one per line (# comments)
+  --scope SUFFIX         crawl hosts under this domain suffix (.cl, uchile.cl; repeatable)
+  --host HOST            crawl this exact host (repeatable); default scope: the seeds' hosts
+  --exclude REGEX        skip URLs matching this regular expression (repeatable)
+  --site-key host|domain what a site is: the host (default) or its registrable domain
+  --policy NAME          ordering policy (default breadth-first)
+  --w DURATION           wait between connections to one site (default 15s)
+  --c N                  pages per keep-alive connection (default 1)
+  --r N                  simultaneous connections (default 256)
+  --keepalive-gap DUR    pause between requests inside a connection (default 0)
+  --batch K              crawl in batches of K pages
+  --max-pages N          stop after N pages (may be raised on resume)
+  --max-depth N          depth limit for static URLs (default 15)
+  --max-dynamic-depth N  depth limit for URLs with a query (default 5)
+  --max-site-pages N     pages per site (default 25000)
+  --user-agent S         User-Agent header; robots.txt groups match its product token
+  --resolve PAT=IP       map host names to an address (*.demo=127.0.0.1; repeatable)
+  --per-ip               politeness per IP address as well as per site
+  --bandwidth SIZE       total bandwidth cap per second (e.g. 2MB)
+  --connect-timeout, --headers-timeout, --body-timeout, --request-timeout DURATION
+  --max-body SIZE        largest body accepted (default 10MB)
+  --max-attempts N       attempts per page for retryable failures (default 3)
+  --retry-base DURATION  first retry backoff, doubled each time (default 30s)
+  --site-error-budget N  consecutive failures after which a site is parked (default 10)
+  --robots-retry DUR     wait before asking an unreachable robots.txt again (default 60s)
+  --store-content        keep raw requests, responses and bodies beside the database
+  --content-budget SIZE  size budget of that content store (default 10GiB)
+  --max-db-size SIZE     pause cleanly when the database reaches this size
+  --json                 print the summary as one JSON object on stdout
+  --quiet                no live progress line`;
+
+const OPTIONS = {
+  db: { type: 'string' },
+  seed: { type: 'string', multiple: true },
+  seeds: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  host: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'site-key': { type: 'string' },
+  policy: { type: 'string' },
+  w: { type: 'string' },
+  c: { type: 'string' },
+  r: { type: 'string' },
+  'keepalive-gap': { type: 'string' },
+  batch: { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-dynamic-depth': { type: 'string' },
+  'max-site-pages': { type: 'string' },
+  'user-agent': { type: 'string' },
+  resolve: { type: 'string', multiple: true },
+  'per-ip': { type: 'boolean' },
+  bandwidth: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'max-body': { type: 'string' },
+  'max-attempts': { type: 'string' },
+  'retry-base': { type: 'string' },
+  'site-error-budget': { type: 'string' },
+  'robots-retry': { type: 'string' },
+  'store-content': { type: 'boolean' },
+  'content-budget': { type: 'string' },
+  'max-db-size': { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+export async function crawlCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags(argv, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(CRAWL_USAGE + '\n');
+    return 0;
+  }
+  const db = flags.db as string | undefined;
+  if (!db) throw badOption('--db', 'required (the crawl database file)');
+  const input = settingsFromFlags(flags);
+  let crawler: Crawler;
+  if (existsSync(db)) {
+    crawler = Crawler.open(db, input);
+  } else {
+    crawler = Crawler.create(db, { ...input, seeds: seedsFromFlags(flags) });
+  }
+  const summary = await runWithSignals(crawler, !!flags.quiet || !!flags.json);
+  crawler.close();
+  if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
+  else process.stdout.write(summaryText(summary) + '\n');
+  return summary.stopReason === 'disk-full' ? 3 : 0;
+}
+
+/** Runs a crawl with the live line; Ctrl-C or SIGTERM pauses it cleanly (resume by running again). */
+export async function runWithSignals(crawler: Crawler, quiet: boolean): Promise<CrawlSummary> {
+  const progress = new ProgressPrinter(quiet);
+  crawler.on('stats', (s) => progress.update(s));
+  const onSignal = () => crawler.pause();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await crawler.run();
+  } finally {
+    progress.end();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function seedsFromFlags(flags: Flags): string[] {
+  const seeds = listFlag(flags, 'seed');
+  const file = flags.seeds as string | undefined;
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new CrawlError(ErrorCodes.SEED_FILE_UNREADABLE, `--seeds: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    for (const line of text.split(/\r?\n/)) {
+      const t = line.replace(/#.*$/, '').trim();
+      if (t) seeds.push(t);
+    }
+    if (seeds.length === 0) throw new CrawlError(ErrorCodes.BAD_SEED, `--seeds: ${file} holds no URL`);
+  }
+  return seeds;
+}
+
+/** Only the flags actually given, so that a resume can tell them apart from stored settings. */
+export function settingsFromFlags(flags: Flags): Partial<CrawlSettingsInput> {
+  const dur = (name: string) => (flags[name] === undefined ? undefined : parseDuration(`--${name}`, String(flags[name])));
+  const size = (name: string) => (flags[name] === undefined ? undefined : parseSize(`--${name}`, String(flags[name])));
+  const scopeGiven = flags.scope !== undefined || flags.host !== undefined || flags.exclude !== undefined;
+  const siteKey = flags['site-key'] as string | undefined;
+  if (siteKey !== undefined && siteKey !== 'host' && siteKey !== 'domain') throw badOption('--site-key', `"${siteKey}" (use host or domain)`);
+  const resolve = listFlag(flags, 'resolve').map((rule) => {
+    const eq = rule.indexOf('=');
+    if (eq <= 0) throw badOption('--resolve', `"${rule}" is not PATTERN=IP`);
+    return { pattern: rule.slice(0, eq), address: rule.slice(eq + 1) };
+  });
+  const input: Partial<CrawlSettingsInput> = {
+    scope: scopeGiven ? { suffixes: listFlag(flags, 'scope'), hosts: listFlag(flags, 'host'), excludes: (flags.exclude as string[] | undefined) ?? [] } : undefined,
+    siteKey: siteKey as 'host' | 'domain' | undefined,
+    policy: flags.policy as string | undefined,
+    w: dur('w'),
+    c: intFlag(flags, 'c', 1),
+    r: intFlag(flags, 'r', 1),
+    keepaliveGap: dur('keepalive-gap'),
+    batch: intFlag(flags, 'batch', 1),
+    maxPages: intFlag(flags, 'max-pages', 1),
+    maxDepth: intFlag(flags, 'max-depth', 0),
+    maxDynamicDepth: intFlag(flags, 'max-dynamic-depth', 0),
+    maxPagesPerSite: intFlag(flags, 'max-site-pages', 1),
+    userAgent: flags['user-agent'] as string | undefined,
+    resolve: resolve.length > 0 ? resolve : undefined,
+    perIp: flags['per-ip'] ? true : undefined,
+    bandwidth: size('bandwidth'),
+    connectTimeout: dur('connect-timeout'),
+    headersTimeout: dur('headers-timeout'),
+    bodyTimeout: dur('body-timeout'),
+    requestTimeout: dur('request-timeout'),
+    maxBodyBytes: size('max-body'),
+    maxAttempts: intFlag(flags, 'max-attempts', 1),
+    retryBase: dur('retry-base'),
+    siteErrorBudget: intFlag(flags, 'site-error-budget', 1),
+    robotsRetry: dur('robots-retry'),
+    storeContent: flags['store-content'] ? true : undefined,
+    contentBudget: size('content-budget'),
+    maxDbSize: size('max-db-size'),
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<CrawlSettingsInput>;
+}

@@ -1,0 +1,53 @@
+import { CrawlError } from '../errors.js';
+import { crawlCommand, CRAWL_USAGE } from './crawl-command.js';
+import { demoCommand, DEMO_USAGE } from './demo-command.js';
+import { testwebCommand, TESTWEB_USAGE } from './testweb-command.js';
+
+const USAGE = `crawlbench — a workbench for crawling a national web domain
+
+usage: crawlbench <command> [options]   (crawlbench <command> --help for details)
+
+commands:
+  crawl     crawl (or resume) into a SQLite crawl database
+  demo      start the built-in demo web on loopback and crawl it to the end
+  testweb   serve a generated national web (or a graph from files) on loopback
+
+${CRAWL_USAGE}
+
+${DEMO_USAGE}
+
+${TESTWEB_USAGE}
+`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  crawl: crawlCommand,
+  demo: demoCommand,
+  testweb: testwebCommand,
+};
+
+/**
+ * Entry point of the `crawlbench` command. Bad input prints one line naming the problem
+ * and exits 2; an unexpected failure prints its stack and exits 1.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`crawlbench: unknown command "${name}" (try crawlbench --help)\n`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (err) {
+    if (err instanceof CrawlError) {
+      process.stderr.write(`crawlbench ${name}: ${err.message} [${err.code}]\n`);
+      return err.isUserError ? 2 : 1;
+    }
+    process.stderr.write(`crawlbench ${name}: internal error: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,100 @@
+import { writeFileSync } from 'node:fs';
+import { badOption } from '../errors.js';
+import { generateWeb, type WebSpec } from '../testweb/generator.js';
+import { exportGraphDir, loadGraphDir } from '../testweb/graph-files.js';
+import { TestWebServer } from '../testweb/server.js';
+import { seedUrls, type Web } from '../testweb/web.js';
+import { intFlag, numberFlag, parseFlags, type Flags } from './args.js';
+
+export const TESTWEB_USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 until interrupted
+
+  --web-seed N           seed of the generated web (default 1): same seed, same web
+  --sites N              ordinary sites (default 500)
+  --pages N              ordinary pages, about (default 20000)
+  --max-site-pages N     cap on one site's size
+  --revision 1|2         2 = the same web months later (55% of URLs survive)
+  --faults               add the fault sites (stalls, resets, traps, bombs, bad robots.txt ...)
+  --latency MS|off       per-site latency, heavy-tailed, at most MS (default 20)
+  --bandwidth            per-site transfer rates, heavy-tailed
+  --time-factor F        multiply latencies and transfer times (default 1; 0 = off)
+  --graph DIR            serve pages.tsv.gz + links.tsv.gz from DIR instead
+  --export DIR           write the generated web as pages.tsv.gz + links.tsv.gz and exit
+  --port N               port (default 0: any free port)
+  --log FILE             append every request served as NDJSON (time, host, connection id)
+  --seeds-out FILE       write every site's home page URL to FILE
+Prints one JSON line {url, port, resolve, sites, pages} when it is ready.`;
+
+const OPTIONS = {
+  'web-seed': { type: 'string' },
+  sites: { type: 'string' },
+  pages: { type: 'string' },
+  'max-site-pages': { type: 'string' },
+  revision: { type: 'string' },
+  faults: { type: 'boolean' },
+  latency: { type: 'string' },
+  bandwidth: { type: 'boolean' },
+  'time-factor': { type: 'string' },
+  graph: { type: 'string' },
+  export: { type: 'string' },
+  port: { type: 'string' },
+  log: { type: 'string' },
+  'seeds-out': { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+export function webFromFlags(flags: Flags): Web {
+  if (flags.graph) return loadGraphDir(String(flags.graph));
+  const revision = intFlag(flags, 'revision', 1) ?? 1;
+  if (revision !== 1 && revision !== 2) throw badOption('--revision', 'must be 1 or 2');
+  const latencyText = (flags.latency as string | undefined) ?? '20';
+  const spec: WebSpec = {
+    seed: intFlag(flags, 'web-seed', 0) ?? 1,
+    sites: intFlag(flags, 'sites', 1) ?? 500,
+    pages: intFlag(flags, 'pages', 1) ?? 20_000,
+    revision,
+    faults: !!flags.faults,
+    maxSitePages: intFlag(flags, 'max-site-pages', 1),
+    latency: latencyText === 'off' ? false : { maxMs: numberFlag({ latency: latencyText }, 'latency', 0)! },
+    bandwidth: !!flags.bandwidth,
+  };
+  return generateWeb(spec);
+}
+
+export async function testwebCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags(argv, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(TESTWEB_USAGE + '\n');
+    return 0;
+  }
+  const web = webFromFlags(flags);
+  if (flags.export) {
+    await exportGraphDir(web, String(flags.export));
+    process.stdout.write(JSON.stringify({ exported: flags.export, sites: web.sites.length, pages: web.pageCount }) + '\n');
+    return 0;
+  }
+  const server = new TestWebServer(web, {
+    port: intFlag(flags, 'port', 0) ?? 0,
+    timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
+    logFile: flags.log as string | undefined,
+    memoryLog: false,
+  });
+  const port = await server.start();
+  const seeds = seedUrls(web, port);
+  if (flags['seeds-out']) writeFileSync(String(flags['seeds-out']), seeds.join('\n') + '\n');
+  const suffixes = [...new Set(web.sites.map((s) => s.host.slice(s.host.indexOf('.'))))];
+  process.stdout.write(
+    JSON.stringify({
+      url: `http://127.0.0.1:${port}`,
+      port,
+      resolve: flags.graph ? '*=127.0.0.1' : suffixes.map((s) => `*${s}=127.0.0.1`).join(','),
+      sites: web.sites.length,
+      pages: web.pageCount,
+    }) + '\n',
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.stop();
+  return 0;
+}

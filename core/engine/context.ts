@@ -1,0 +1,51 @@
+import type { CrawlSettings } from '../config/settings.js';
+import type { Fetcher } from '../fetch/fetcher.js';
+import type { Policy } from '../policies/policy.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
+import type { ContentStore } from '../store/content-store.js';
+import type { CrawlStore } from '../store/crawl-store.js';
+import type { Scope } from '../url/scope.js';
+import type { RobotsCache } from './robots-cache.js';
+import type { SiteRegistry } from './site-registry.js';
+
+/** Running totals kept in memory for the live line; the database holds the same in its tables. */
+export class CrawlCounters {
+  pagesFetched = 0;
+  bytes = 0;
+  links = 0;
+  requests = 0;
+  readonly errors = new Map<string, number>();
+  /** Counts not yet written to the counters table. */
+  private readonly unsaved = new Map<string, number>();
+
+  error(code: string): void {
+    this.errors.set(code, (this.errors.get(code) ?? 0) + 1);
+    this.bump(`error:${code}`);
+  }
+  bump(name: string, n = 1): void {
+    this.unsaved.set(name, (this.unsaved.get(name) ?? 0) + n);
+  }
+  flush(store: CrawlStore): void {
+    for (const [name, n] of this.unsaved) store.addCounter(name, n);
+    this.unsaved.clear();
+  }
+  errorTotal(): number {
+    let n = 0;
+    for (const v of this.errors.values()) n += v;
+    return n;
+  }
+}
+
+/** Everything one crawl's parts share; built by the Crawler. */
+export interface CrawlContext {
+  readonly settings: CrawlSettings;
+  readonly store: CrawlStore;
+  readonly sites: SiteRegistry;
+  readonly scheduler: Scheduler;
+  readonly policy: Policy;
+  readonly scope: Scope;
+  readonly fetcher: Fetcher;
+  readonly robots: RobotsCache;
+  readonly counters: CrawlCounters;
+  readonly content: ContentStore | null;
+}

@@ -1,0 +1,399 @@
+import { EventEmitter } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { conflictingSettings, validateSettings, type CrawlSettings, type CrawlSettingsInput } from '../config/settings.js';
+import { HttpFetcher, type Fetcher } from '../fetch/fetcher.js';
+import { createPolicy } from '../policies/registry.js';
+import { RealClock, type Clock } from '../scheduler/clock.js';
+import { Scheduler, type Session } from '../scheduler/scheduler.js';
+import { ContentStore } from '../store/content-store.js';
+import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
+import { canonicalize } from '../url/canonical.js';
+import { Scope } from '../url/scope.js';
+import { CrawlCounters, type CrawlContext } from './context.js';
+import { discover } from './discovery.js';
+import { RobotsCache } from './robots-cache.js';
+import { runSession } from './session-runner.js';
+import { SiteRegistry } from './site-registry.js';
+import { LiveStats, type StatsSnapshot } from './stats.js';
+
+/** Commit the write batch at least this often: at most about a second of work is ever lost. */
+const COMMIT_EVERY_MS = 1000;
+const COMMIT_EVERY_OPS = 5000;
+
+export interface CrawlSummary {
+  db: string;
+  state: CrawlState;
+  stopReason: 'finished' | 'max-pages' | 'paused' | 'disk-full';
+  pagesFetched: number;
+  pagesKnown: number;
+  sites: number;
+  links: number;
+  bytes: number;
+  seconds: number;
+  pagesPerSecond: number;
+  peakRssBytes: number;
+  errors: Record<string, number>;
+  queued: number;
+}
+
+export interface CrawlerOptions {
+  clock?: Clock;
+  fetcher?: Fetcher;
+}
+
+/**
+ * One crawl: its database, scheduler, policy and fetcher, driven by an event loop that
+ * keeps up to r sessions (connections) running. Created from settings, or reopened from
+ * its file to resume with the settings it was started with.
+ */
+export class Crawler extends EventEmitter {
+  readonly ctx: CrawlContext;
+  private readonly clock: Clock;
+  private readonly stats: LiveStats;
+  private readonly inFlight = new Set<Promise<void>>();
+  private inFlightPages = 0;
+  private stopReason: CrawlSummary['stopReason'] | null = null;
+  private timer: (() => void) | null = null;
+  private timerAt = Infinity;
+  private commitTimer: NodeJS.Timeout | null = null;
+  private opsSinceCommit = 0;
+  private done: ((s: CrawlSummary) => void) | null = null;
+  private failed: ((e: unknown) => void) | null = null;
+  private startedAt = 0;
+  private peakRss = 0;
+  private readonly ipBusy = new Map<string, number>();
+
+  private constructor(store: CrawlStore, settings: CrawlSettings, opts: CrawlerOptions) {
+    super();
+    this.clock = opts.clock ?? new RealClock();
+    const policy = createPolicy(settings.policy, settings.policyParams);
+    const scheduler = new Scheduler({ clock: this.clock, policy, r: settings.r, c: settings.c, w: settings.w, batch: settings.batch });
+    const sites = new SiteRegistry(store);
+    const seedHosts = settings.seeds.map((s) => new URL(s).hostname);
+    const content = settings.storeContent ? new ContentStore(`${store.path}.content`, settings.contentBudget, contentBytes(`${store.path}.content`)) : null;
+    this.ctx = {
+      settings,
+      store,
+      sites,
+      scheduler,
+      policy,
+      scope: new Scope({ ...settings.scope, seedHosts }),
+      fetcher: opts.fetcher ?? new HttpFetcher({ ...settings, resolve: settings.resolve }),
+      robots: new RobotsCache(store, settings.userAgent),
+      counters: new CrawlCounters(),
+      content,
+    };
+    this.stats = new LiveStats(this.clock);
+    for (const site of sites.all()) scheduler.addSite(site);
+    if (settings.maxDbSize !== null) {
+      const pageSize = store.db.pragma('page_size', { simple: true }) as number;
+      store.db.pragma(`max_page_count = ${Math.max(16, Math.floor(settings.maxDbSize / pageSize))}`);
+    }
+  }
+
+  /** Starts a new crawl in a new database file. Bad settings or seeds: nothing is written. */
+  static create(path: string, input: CrawlSettingsInput, opts: CrawlerOptions = {}): Crawler {
+    if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already exists; resume it or choose another file`);
+    const seeds: string[] = [];
+    for (const raw of input.seeds ?? []) {
+      const url = canonicalize(raw.trim());
+      if (!url) throw new CrawlError(ErrorCodes.BAD_SEED, `seed "${raw}" is not an http(s) URL`);
+      if (!seeds.includes(url)) seeds.push(url);
+    }
+    if (seeds.length === 0) throw new CrawlError(ErrorCodes.BAD_SEED, 'no seed URL given (use --seed URL or --seeds FILE)');
+    const settings = validateSettings({ ...input, seeds });
+    createPolicy(settings.policy, settings.policyParams); // fail on a bad policy before creating the file
+    const scope = new Scope({ ...settings.scope, seedHosts: seeds.map((s) => new URL(s).hostname) });
+    for (const seed of seeds) {
+      if (scope.check(seed) !== null) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${seed} is outside the crawl's scope`);
+    }
+    const store = CrawlStore.create(path, settings);
+    const crawler = new Crawler(store, settings, opts);
+    store.begin();
+    for (const url of seeds) discover(crawler.ctx, { url, depth: 0, parentId: null, redirects: 0, anchor: null, nofollow: false });
+    crawler.flush();
+    return crawler;
+  }
+
+  /** Reopens a crawl to resume it; `overrides` may change only the run settings (e.g. maxPages). */
+  static open(path: string, overrides: Partial<CrawlSettingsInput> = {}, opts: CrawlerOptions = {}): Crawler {
+    const store = CrawlStore.open(path);
+    try {
+      const stored = store.settings();
+      const conflicts = conflictingSettings(stored, overrides);
+      if (conflicts.length > 0) {
+        throw new CrawlError(
+          ErrorCodes.SETTINGS_CONFLICT,
+          `${path}: the crawl was started with other settings for ${conflicts.join(', ')}; omit those flags to resume it`,
+        );
+      }
+      const settings = validateSettings({ ...stored, ...withoutUndefined(overrides) });
+      store.saveSettings(settings);
+      const crawler = new Crawler(store, settings, opts);
+      crawler.loadFrontier();
+      return crawler;
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+  }
+
+  private loadFrontier(): void {
+    const { store, scheduler } = this.ctx;
+    for (const row of store.loadFrontier()) {
+      const site = scheduler.site(row.site_id);
+      if (site) scheduler.enqueue(site, row.page_id, row.priority);
+    }
+    const totals = store.totals();
+    this.ctx.counters.pagesFetched = totals.pagesFetched;
+    this.ctx.counters.bytes = totals.bytes;
+    this.ctx.counters.links = totals.links;
+    for (const [code, n] of Object.entries(store.errorsByKind())) this.ctx.counters.errors.set(code, n);
+  }
+
+  get settings(): CrawlSettings {
+    return this.ctx.settings;
+  }
+
+  /** Runs until the frontier is empty, maxPages is reached, or pause() is called. */
+  run(): Promise<CrawlSummary> {
+    const { store } = this.ctx;
+    this.startedAt = this.clock.now();
+    this.stats.start(this.ctx.counters.pagesFetched, this.ctx.counters.bytes);
+    store.begin();
+    store.setState('running');
+    store.event('start');
+    this.commitTimer = setInterval(() => this.safely(() => this.flush()), COMMIT_EVERY_MS);
+    const statsTimer = setInterval(() => this.emit('stats', this.snapshot()), 1000);
+    return new Promise<CrawlSummary>((resolve, reject) => {
+      this.done = resolve;
+      this.failed = reject;
+      this.pump();
+    }).finally(() => {
+      clearInterval(statsTimer);
+      if (this.commitTimer) clearInterval(this.commitTimer);
+    });
+  }
+
+  /** Stops taking new work, lets open connections finish their current request, commits. */
+  pause(): void {
+    if (!this.stopReason) this.stopReason = 'paused';
+    this.pump();
+  }
+
+  snapshot(): StatsSnapshot {
+    const rss = process.memoryUsage.rss();
+    if (rss > this.peakRss) this.peakRss = rss;
+    const { scheduler, counters } = this.ctx;
+    return this.stats.snapshot({
+      pages: counters.pagesFetched,
+      bytes: counters.bytes,
+      openConnections: scheduler.openConnections,
+      sitesWithPending: scheduler.sitesWithPending,
+      queued: scheduler.queuedPages,
+      errors: Object.fromEntries(counters.errors),
+      r: this.ctx.settings.r,
+    });
+  }
+
+  // ---- the loop ---------------------------------------------------------------------
+  private pump(): void {
+    const { scheduler, settings } = this.ctx;
+    if (this.stopReason === null) {
+      for (;;) {
+        const budget = settings.maxPages === null ? Infinity : settings.maxPages - this.ctx.counters.pagesFetched - this.inFlightPages;
+        if (budget <= 0) {
+          this.stopReason = 'max-pages';
+          break;
+        }
+        const session = scheduler.take();
+        if (!session) break;
+        if (session.pages.length > budget) {
+          const extra = session.pages.splice(budget);
+          session.pages.length = budget;
+          for (const p of extra) scheduler.enqueue(session.site, p.id, p.priority);
+        }
+        this.start(session);
+      }
+    }
+    if (this.inFlight.size === 0 && (this.stopReason !== null || scheduler.drained)) {
+      this.finish(this.stopReason ?? 'finished');
+      return;
+    }
+    this.armTimer();
+  }
+
+  /** Wakes the loop when the next snoozed site may be contacted. */
+  private armTimer(): void {
+    if (this.stopReason !== null) return;
+    const at = this.ctx.scheduler.nextWakeAt();
+    if (at === null || at >= this.timerAt) return;
+    this.timer?.();
+    this.timerAt = at;
+    this.timer = this.clock.setTimer(at, () => {
+      this.timer = null;
+      this.timerAt = Infinity;
+      this.pump();
+    });
+  }
+
+  private start(session: Session): void {
+    this.inFlightPages += session.pages.length;
+    const p = this.session(session)
+      .catch((err) => this.fail(err))
+      .finally(() => {
+        this.inFlightPages -= session.pages.length;
+        this.inFlight.delete(p);
+        this.pump();
+      });
+    this.inFlight.add(p);
+  }
+
+  private async session(session: Session): Promise<void> {
+    const { scheduler, settings } = this.ctx;
+    const site = session.site;
+    let ip: string | null = null;
+    if (settings.perIp) {
+      try {
+        ip = await this.ctx.fetcher.address(new URL(this.ctx.store.pageUrl(session.pages[0]!.id)).hostname);
+      } catch {
+        ip = null;
+      }
+      const busyUntil = ip === null ? 0 : (this.ipBusy.get(ip) ?? 0);
+      if (ip !== null && busyUntil > this.clock.now()) {
+        scheduler.finish(session, this.clock.now(), session.pages, busyUntil - this.clock.now());
+        return;
+      }
+      if (ip !== null) this.ipBusy.set(ip, Infinity);
+    }
+    const result = await runSession(this.ctx, session, () => this.stopReason !== null);
+    if (ip !== null) this.ipBusy.set(ip, result.endedAt + Math.max(settings.w, site.crawlDelayMs ?? 0));
+    this.ctx.sites.touch(site);
+    scheduler.finish(session, result.endedAt, result.returned, result.extraDelayMs);
+    if (result.park) this.park(site, result.park);
+    this.opsSinceCommit += session.pages.length;
+    if (this.opsSinceCommit >= COMMIT_EVERY_OPS) this.flush();
+  }
+
+  private park(site: Session['site'], code: string): void {
+    const { store, scheduler, sites } = this.ctx;
+    const pending = scheduler.park(site);
+    for (const id of pending) store.finishPage(id, 'skipped', code, 0);
+    sites.row(site).parked = code;
+    store.event('park', { siteId: site.id, code, message: `${site.host} parked` });
+    this.ctx.counters.bump(`sites:parked:${code}`);
+  }
+
+  /** Commits the current write batch and opens the next. */
+  private flush(): void {
+    if (this.diskFull) return;
+    const { store, sites, counters } = this.ctx;
+    sites.flush();
+    counters.flush(store);
+    store.commit();
+    this.opsSinceCommit = 0;
+    if (this.done) store.begin();
+  }
+
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private fail(err: unknown): void {
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC') {
+      // Disk (or the --max-db-size budget) is full: keep the last committed batch and pause.
+      // Writes of sessions still in flight go into a batch that is never committed.
+      try {
+        this.ctx.store.rollback();
+        this.ctx.store.begin();
+      } catch {
+        /* the transaction may already be gone */
+      }
+      this.stopReason = 'disk-full';
+      this.diskFull = true;
+      return;
+    }
+    this.stopReason = 'paused';
+    const reject = this.failed;
+    this.done = null;
+    this.failed = null;
+    this.cleanup();
+    reject?.(err);
+  }
+  private diskFull = false;
+
+  private finish(reason: CrawlSummary['stopReason']): void {
+    if (!this.done) return;
+    const { store } = this.ctx;
+    this.timer?.();
+    const state: CrawlState = reason === 'finished' ? 'finished' : 'paused';
+    if (!this.diskFull) {
+      store.setState(state);
+      store.event(reason === 'finished' ? 'finish' : 'pause', { message: reason });
+      this.flush();
+    } else {
+      try {
+        store.rollback();
+        store.begin();
+        store.setState('paused');
+        store.event('pause', { code: ErrorCodes.DISK_FULL, message: 'disk full' });
+        store.commit();
+      } catch {
+        store.rollback();
+      }
+    }
+    store.commit();
+    const done = this.done;
+    this.done = null;
+    done(this.summary(reason));
+  }
+
+  summary(reason: CrawlSummary['stopReason']): CrawlSummary {
+    const { store, counters } = this.ctx;
+    const totals = store.totals();
+    const seconds = (this.clock.now() - this.startedAt) / 1000;
+    this.snapshot();
+    return {
+      db: store.path,
+      state: store.state(),
+      stopReason: reason,
+      pagesFetched: totals.pagesFetched,
+      pagesKnown: totals.pagesKnown,
+      sites: totals.sites,
+      links: totals.links,
+      bytes: totals.bytes,
+      seconds: Math.round(seconds * 1000) / 1000,
+      pagesPerSecond: seconds > 0 ? Math.round(((counters.pagesFetched - this.stats.initialPages) / seconds) * 10) / 10 : 0,
+      peakRssBytes: this.peakRss,
+      errors: store.errorsByKind(),
+      queued: totals.queued,
+    };
+  }
+
+  private cleanup(): void {
+    this.timer?.();
+    if (this.commitTimer) clearInterval(this.commitTimer);
+  }
+
+  /** Releases the database (commits anything pending). */
+  close(): void {
+    this.cleanup();
+    this.ctx.content?.close();
+    this.ctx.store.close();
+  }
+}
+
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function contentBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((n, f) => n + statSync(`${dir}/${f}`).size, 0);
+}

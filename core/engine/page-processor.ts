@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { decodeContent } from '../fetch/decode.js';
+import type { FetchResponse } from '../fetch/fetcher.js';
+import { decodeHtml, isHtml } from '../parse/charset.js';
+import { extractLinks } from '../parse/extract-links.js';
+import type { SiteState } from '../scheduler/site-state.js';
+import { canonicalize } from '../url/canonical.js';
+import type { CrawlContext } from './context.js';
+import { discover } from './discovery.js';
+
+/** A page taken from the frontier, with what discovery stored about it. */
+export interface PageJob {
+  id: number;
+  url: string;
+  depth: number;
+  redirects: number;
+  attempts: number;
+  priority: number;
+}
+
+export type Outcome =
+  | { kind: 'done' }
+  /** Try again later; the site waits `delayMs` (backoff or Retry-After) before its next connection. */
+  | { kind: 'retry'; delayMs: number; code: string };
+
+/**
+ * What happens to a response: stored with its status, decoded, its links extracted and
+ * turned into pages and links, and the policy told. Runs inside the current write batch.
+ */
+export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse): Outcome {
+  const { settings, store, counters } = ctx;
+  const status = res.status;
+  counters.requests++;
+  site.measureResponse(res.headersAt - res.startedAt);
+  ctx.sites.touch(site);
+  const row = ctx.sites.row(site);
+  row.requests++;
+  row.bytes += res.body.length;
+
+  if (status === 429 || status >= 500) {
+    const code = status === 429 ? ErrorCodes.HTTP_429 : ErrorCodes.HTTP_5XX;
+    const retryAfter = parseRetryAfter(res.headers['retry-after']);
+    return failAttempt(ctx, site, job, code, retryAfter, status);
+  }
+
+  let title: string | null = null;
+  let noindex = false;
+  let errorCode: string | null = null;
+  let hash: string | null = null;
+  let duplicateOf: number | null = null;
+  let links: ReturnType<typeof extractLinks>['links'] = [];
+  let followLinks = true;
+  let redirectTarget: string | null = null;
+
+  if (status >= 300 && status < 400) {
+    const location = res.headers['location'];
+    redirectTarget = typeof location === 'string' ? canonicalize(location, job.url) : null;
+  } else if (status >= 400) {
+    errorCode = ErrorCodes.HTTP_4XX;
+    counters.error(errorCode);
+  } else if (isHtml(res.contentType ?? undefined)) {
+    try {
+      const decoded = decodeContent(res.body, headerText(res.headers['content-encoding']), settings.maxDecodedBytes);
+      hash = createHash('sha1').update(decoded).digest('hex');
+      const seen = store.findHash(hash);
+      if (seen !== undefined && seen !== job.id) {
+        duplicateOf = seen;
+      } else {
+        store.insertHash(hash, job.id);
+        const { text } = decodeHtml(decoded, res.contentType ?? undefined);
+        const extracted = extractLinks(text, job.url);
+        title = extracted.title || null;
+        noindex = extracted.noindex;
+        followLinks = !extracted.nofollow;
+        links = extracted.links;
+      }
+    } catch (err) {
+      if (!(err instanceof CrawlError)) throw err;
+      errorCode = err.code;
+      counters.error(err.code);
+    }
+  }
+
+  const fetchedAt = res.endedAt;
+  store.recordFetch(job.id, {
+    status: duplicateOf !== null ? 'duplicate' : 'fetched',
+    httpStatus: status,
+    contentType: res.contentType,
+    bytes: res.body.length,
+    contentHash: hash,
+    duplicateOf,
+    title,
+    noindex,
+    errorCode,
+    attempts: job.attempts + 1,
+    fetchedAt,
+    responseMs: res.headersAt - res.startedAt,
+  });
+  if (ctx.content && !ctx.content.full) storeContent(ctx, job.id, res);
+  counters.pagesFetched++;
+  counters.bytes += res.body.length;
+  site.pagesFetched++;
+  site.consecutiveErrors = 0;
+  ctx.scheduler.pageDone();
+
+  const targets: number[] = [];
+  if (redirectTarget !== null && redirectTarget !== job.url) {
+    const target = discover(ctx, {
+      url: redirectTarget, depth: job.depth, parentId: job.id, redirects: job.redirects + 1, anchor: null, nofollow: false,
+    });
+    if (target !== null) {
+      store.insertLink(job.id, target, null, false, 'redirect');
+      counters.links++;
+      targets.push(target);
+    }
+  }
+  for (const link of links) {
+    if (link.url === job.url) continue;
+    const nofollow = link.nofollow || !followLinks;
+    const target = discover(ctx, {
+      url: link.url, depth: job.depth + 1, parentId: job.id, redirects: 0, anchor: link.anchor || null, nofollow,
+    });
+    if (target === null) continue;
+    store.insertLink(job.id, target, link.anchor || null, nofollow, link.kind);
+    counters.links++;
+    targets.push(target);
+  }
+  ctx.policy.onFetched?.(job.id, site, targets);
+  return { kind: 'done' };
+}
+
+/**
+ * A failed attempt (network error, timeout, 5xx, 429). Retryable failures go back to the
+ * frontier with exponential backoff until maxAttempts; the rest fail for good.
+ */
+export function failAttempt(
+  ctx: CrawlContext,
+  site: SiteState,
+  job: PageJob,
+  code: string,
+  retryAfterMs: number | null = null,
+  httpStatus: number | null = null,
+): Outcome {
+  const { settings, store, counters } = ctx;
+  counters.error(code);
+  const row = ctx.sites.row(site);
+  row.errors++;
+  site.consecutiveErrors++;
+  const attempts = job.attempts + 1;
+  const retryable = new CrawlError(code as never, '').retryable;
+  if (retryable && attempts < settings.maxAttempts) {
+    store.recordAttempt(job.id, attempts, code);
+    job.attempts = attempts;
+    const backoff = settings.retryBase * 2 ** (attempts - 1);
+    return { kind: 'retry', delayMs: Math.max(backoff, retryAfterMs ?? 0), code };
+  }
+  row.pages_failed++;
+  if (httpStatus !== null) {
+    // The server did answer: keep its status with the page.
+    store.recordFetch(job.id, {
+      status: 'failed', httpStatus, contentType: null, bytes: 0, contentHash: null, duplicateOf: null, title: null,
+      noindex: false, errorCode: code, attempts, fetchedAt: ctx.scheduler.clock.now(), responseMs: null,
+    });
+    counters.pagesFetched++;
+    ctx.scheduler.pageDone();
+  } else {
+    store.finishPage(job.id, 'failed', code, attempts);
+  }
+  return { kind: 'done' };
+}
+
+function storeContent(ctx: CrawlContext, pageId: number, res: FetchResponse): void {
+  const headerLines = Object.entries(res.headers)
+    .flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}\r\n`) : v === undefined ? [] : [`${k}: ${v}\r\n`]))
+    .join('');
+  const responseHeaders = `HTTP/1.1 ${res.status}\r\n${headerLines}\r\n`;
+  const at = ctx.content!.append(res.rawRequest ?? '', responseHeaders, res.body);
+  if (at) ctx.store.insertContent(pageId, at.segment, at.offset, at.reqLen, at.hdrLen, res.body.length);
+}
+
+function headerText(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+/** Retry-After as seconds or an HTTP date, in ms; capped at one hour. */
+export function parseRetryAfter(v: string | string[] | undefined): number | null {
+  const text = headerText(v)?.trim();
+  if (!text) return null;
+  const seconds = Number(text);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(text) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 3_600_000) : null;
+}

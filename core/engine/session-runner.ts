@@ -1,0 +1,202 @@
+import { CrawlError, ErrorCodes } from '../errors.js';
+import type { Connection } from '../fetch/fetcher.js';
+import type { QueuedPage, Session } from '../scheduler/scheduler.js';
+import type { SiteState } from '../scheduler/site-state.js';
+import type { CrawlContext } from './context.js';
+import { failAttempt, processResponse, type PageJob } from './page-processor.js';
+import type { RobotsStatus } from './robots-cache.js';
+
+const MAX_ROBOTS_REDIRECTS = 5;
+const ROBOTS_MAX_BYTES = 500 * 1024;
+
+export interface SessionResult {
+  endedAt: number;
+  returned: QueuedPage[];
+  extraDelayMs: number;
+  /** The site failed too often (or its robots.txt stayed unreachable): park it. */
+  park: string | null;
+}
+
+/**
+ * Runs one connection's worth of work: robots.txt first if the origin has none cached,
+ * then up to c pages back to back over one keep-alive connection (design.md section 2).
+ * Stops early when the server ends keep-alive, an error breaks the connection, or the
+ * crawl is pausing; unfetched pages are handed back to the scheduler.
+ */
+export async function runSession(ctx: CrawlContext, session: Session, stopping: () => boolean): Promise<SessionResult> {
+  const { site } = session;
+  const jobs = loadJobs(ctx, session.pages);
+  const origin = new URL(jobs[0]!.url).origin;
+  // A connection serves one origin: pages of the site on another scheme or port wait.
+  const returned: QueuedPage[] = [];
+  const mine: PageJob[] = [];
+  for (const job of jobs) (new URL(job.url).origin === origin ? mine : returned).push(job);
+  const result: SessionResult = { endedAt: ctx.scheduler.clock.now(), returned, extraDelayMs: 0, park: null };
+  const giveBack = (from: number) => {
+    for (let i = from; i < mine.length; i++) returned.push(mine[i]!);
+  };
+
+  let conn: Connection | null = null;
+  try {
+    conn = await ctx.fetcher.connect(origin);
+    let requests = 0;
+    let robots = ctx.robots.status(origin, Date.now());
+    if (robots.kind !== 'known') {
+      if (robots.kind === 'unavailable' && robots.attempts >= ctx.settings.robotsMaxAttempts) {
+        result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
+        giveBack(0);
+        return result;
+      }
+      const fetched = await fetchRobots(ctx, site, conn, origin, result);
+      robots = fetched.status;
+      if (fetched.overThisConnection) requests++;
+      if (robots.kind !== 'known') {
+        // RFC 9309 §2.3.1.4: robots.txt unreachable -> fetch nothing, try again later.
+        result.extraDelayMs = ctx.settings.robotsRetry;
+        const attempts = robots.kind === 'unavailable' ? robots.attempts : 1;
+        if (attempts >= ctx.settings.robotsMaxAttempts) result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
+        giveBack(0);
+        return result;
+      }
+      const delay = robots.rules.crawlDelaySeconds();
+      if (delay !== undefined) {
+        site.crawlDelayMs = delay * 1000;
+        ctx.sites.touch(site);
+      }
+    }
+    for (let i = 0; i < mine.length; i++) {
+      const job = mine[i]!;
+      if (!robots.rules.isAllowed(job.url)) {
+        ctx.store.finishPage(job.id, 'disallowed', ErrorCodes.ROBOTS_DISALLOWED, job.attempts);
+        ctx.counters.bump('skipped:' + ErrorCodes.ROBOTS_DISALLOWED);
+        continue;
+      }
+      // Each request over one connection: never after the server ended keep-alive,
+      // never once c requests were made (robots.txt counts as one).
+      if (stopping() || !conn.open || requests >= ctx.settings.c) {
+        giveBack(i);
+        break;
+      }
+      if (requests > 0 && ctx.settings.keepaliveGap > 0) await sleep(ctx.settings.keepaliveGap);
+      const u = new URL(job.url);
+      let outcome;
+      try {
+        requests++;
+        const res = await conn.request(u.pathname + u.search);
+        result.endedAt = res.endedAt;
+        outcome = processResponse(ctx, site, job, res);
+      } catch (err) {
+        result.endedAt = ctx.scheduler.clock.now();
+        if (!(err instanceof CrawlError)) throw err;
+        if (requests > 1 && err.code === ErrorCodes.CONNECTION_RESET) {
+          // The server closed a kept-alive connection before this request: not the page's fault.
+          giveBack(i);
+          break;
+        }
+        outcome = failAttempt(ctx, site, job, err.code);
+      }
+      if (outcome.kind === 'retry') {
+        result.extraDelayMs = outcome.delayMs;
+        giveBack(i);
+        break;
+      }
+      if (!conn.open) {
+        giveBack(i + 1);
+        break;
+      }
+    }
+    measure(ctx, site, conn, requests);
+  } catch (err) {
+    if (!(err instanceof CrawlError)) throw err;
+    // Could not connect at all (DNS, refused): the first page carries the failure.
+    result.endedAt = ctx.scheduler.clock.now();
+    const first = mine[0];
+    if (first) {
+      const outcome = failAttempt(ctx, site, first, err.code);
+      if (outcome.kind === 'retry') {
+        result.extraDelayMs = outcome.delayMs;
+        returned.push(...mine);
+      } else giveBack(1);
+    }
+  } finally {
+    await conn?.close();
+  }
+  if (site.consecutiveErrors >= ctx.settings.siteErrorBudget) result.park = ErrorCodes.SITE_PARKED;
+  return result;
+}
+
+function loadJobs(ctx: CrawlContext, pages: QueuedPage[]): PageJob[] {
+  return pages.map((p) => {
+    const row = ctx.store.pageForFetch(p.id);
+    return { id: p.id, url: row.url, depth: row.depth, redirects: row.redirects, attempts: row.attempts, priority: p.priority };
+  });
+}
+
+function measure(ctx: CrawlContext, site: SiteState, conn: Connection, requests: number): void {
+  site.measureConnection(conn.connectMs, requests);
+  const row = ctx.sites.row(site);
+  row.connections++;
+}
+
+/**
+ * Fetches robots.txt over the session's connection (following up to five redirects,
+ * RFC 9309 §2.3.1.2). 2xx: rules; 4xx: allow all; 5xx or no answer: unavailable.
+ */
+async function fetchRobots(
+  ctx: CrawlContext,
+  site: SiteState,
+  conn: Connection,
+  origin: string,
+  result: SessionResult,
+): Promise<{ status: RobotsStatus; overThisConnection: boolean }> {
+  const status = await robotsRequests(ctx, site, conn, origin, result);
+  return { status, overThisConnection: true };
+}
+
+async function robotsRequests(ctx: CrawlContext, site: SiteState, conn: Connection, origin: string, result: SessionResult): Promise<RobotsStatus> {
+  let url = `${origin}/robots.txt`;
+  let current = conn;
+  const extra: Connection[] = [];
+  try {
+    for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
+      const u = new URL(url);
+      if (u.origin !== new URL(current.origin).origin || !current.open) {
+        current = await ctx.fetcher.connect(u.origin);
+        extra.push(current);
+      }
+      let res;
+      try {
+        res = await current.request(u.pathname + u.search);
+      } catch (err) {
+        if (!(err instanceof CrawlError)) throw err;
+        result.endedAt = ctx.scheduler.clock.now();
+        ctx.counters.error(err.code);
+        return ctx.robots.record(origin, site.id, { status: null, body: null, unavailable: true });
+      }
+      result.endedAt = res.endedAt;
+      ctx.counters.requests++;
+      const status = res.status;
+      if (status >= 300 && status < 400 && typeof res.headers['location'] === 'string') {
+        url = new URL(res.headers['location'], url).href;
+        continue;
+      }
+      if (status >= 200 && status < 300) {
+        const body = res.body.subarray(0, ROBOTS_MAX_BYTES).toString('utf8');
+        return ctx.robots.record(origin, site.id, { status, body, unavailable: false });
+      }
+      if (status >= 400 && status < 500 && status !== 429) {
+        return ctx.robots.record(origin, site.id, { status, body: null, unavailable: false });
+      }
+      ctx.counters.error(ErrorCodes.ROBOTS_UNAVAILABLE);
+      return ctx.robots.record(origin, site.id, { status, body: null, unavailable: true });
+    }
+    // Too many redirects: treated as unavailable-but-allowed (RFC 9309 §2.3.1.2).
+    return ctx.robots.record(origin, site.id, { status: null, body: null, unavailable: false });
+  } finally {
+    for (const c of extra) await c.close();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

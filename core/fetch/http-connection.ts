@@ -1,0 +1,143 @@
+import { Client, errors as undiciErrors } from 'undici';
+import type { LookupFunction } from 'node:net';
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import type { BandwidthLimiter } from './bandwidth.js';
+import type { Connection, FetchLimits, FetchResponse } from './fetcher.js';
+
+/**
+ * One HTTP/1.1 connection to one origin: an undici Client limited to a single socket and
+ * no pipelining, so "at most one open connection per site" holds by construction. When
+ * the server ends keep-alive (Connection: close, or closes the socket) the connection
+ * reports `open = false` and the caller stops using it rather than letting undici quietly
+ * open a second socket, which would bypass w.
+ */
+export class HttpConnection implements Connection {
+  private readonly client: Client;
+  private connectStarted = 0;
+  private closedByPeer = false;
+  private connected = false;
+  connectMs: number | null = null;
+  requests = 0;
+
+  constructor(
+    readonly origin: string,
+    address: string,
+    private readonly limits: FetchLimits,
+    private readonly userAgent: string,
+    private readonly limiter: BandwidthLimiter | null,
+  ) {
+    const lookup: LookupFunction = (_host, options, cb) => {
+      const family = address.includes(':') ? 6 : 4;
+      if ((options as { all?: boolean }).all) (cb as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+      else cb(null, address, family);
+    };
+    this.client = new Client(origin, {
+      connect: { timeout: limits.connectTimeout, lookup } as never,
+      headersTimeout: limits.headersTimeout,
+      bodyTimeout: limits.bodyTimeout,
+      keepAliveTimeout: 15_000,
+      pipelining: 1,
+    });
+    this.client.on('connect', () => {
+      this.connected = true;
+      if (this.connectMs === null) this.connectMs = performance.now() - this.connectStarted;
+    });
+    this.client.on('disconnect', () => {
+      if (this.connected) this.closedByPeer = true;
+    });
+  }
+
+  get open(): boolean {
+    return !this.closedByPeer;
+  }
+
+  async request(path: string): Promise<FetchResponse> {
+    if (this.closedByPeer) throw new CrawlError(ErrorCodes.CONNECTION_RESET, `${this.origin}: connection already closed`);
+    const startedAt = performance.timeOrigin + performance.now();
+    if (this.requests === 0) this.connectStarted = performance.now();
+    this.requests++;
+    const headers = {
+      'user-agent': this.userAgent,
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    const abort = AbortSignal.timeout(this.limits.requestTimeout);
+    let res;
+    try {
+      res = await this.client.request({ path, method: 'GET', headers, signal: abort });
+    } catch (err) {
+      this.closedByPeer = true;
+      throw mapError(err, this.origin + path);
+    }
+    const headersAt = performance.timeOrigin + performance.now();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.limits.maxBodyBytes) {
+          res.body.destroy();
+          this.closedByPeer = true;
+          throw new CrawlError(ErrorCodes.BODY_TOO_LARGE, `${this.origin}${path}: body exceeds ${this.limits.maxBodyBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+        if (this.limiter) await this.limiter.take((chunk as Buffer).length);
+      }
+    } catch (err) {
+      this.closedByPeer = true;
+      throw mapError(err, this.origin + path);
+    }
+    const endedAt = performance.timeOrigin + performance.now();
+    const connHeader = String(res.headers['connection'] ?? '').toLowerCase();
+    if (connHeader.includes('close')) this.closedByPeer = true;
+    const contentType = res.headers['content-type'];
+    return {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string | string[] | undefined>,
+      body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+      contentType: typeof contentType === 'string' ? contentType : null,
+      startedAt,
+      headersAt,
+      endedAt,
+      rawRequest: `GET ${path} HTTP/1.1\r\nhost: ${new URL(this.origin).host}\r\n` +
+        Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n',
+    };
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.client.destroy();
+    } catch {
+      /* already closed */
+    }
+  }
+}
+
+function mapError(err: unknown, url: string): CrawlError {
+  if (err instanceof CrawlError) return err;
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code ?? '';
+  const map: Record<string, ErrorCode> = {
+    UND_ERR_CONNECT_TIMEOUT: ErrorCodes.CONNECT_TIMEOUT,
+    UND_ERR_HEADERS_TIMEOUT: ErrorCodes.HEADERS_TIMEOUT,
+    UND_ERR_BODY_TIMEOUT: ErrorCodes.BODY_TIMEOUT,
+    UND_ERR_SOCKET: ErrorCodes.CONNECTION_RESET,
+    UND_ERR_CLOSED: ErrorCodes.CONNECTION_RESET,
+    UND_ERR_RES_EXCEEDED_MAX_SIZE: ErrorCodes.BODY_TOO_LARGE,
+    ECONNREFUSED: ErrorCodes.CONNECT_REFUSED,
+    ECONNRESET: ErrorCodes.CONNECTION_RESET,
+    EPIPE: ErrorCodes.CONNECTION_RESET,
+    ETIMEDOUT: ErrorCodes.CONNECT_TIMEOUT,
+    ENOTFOUND: ErrorCodes.DNS_FAILURE,
+    EAI_AGAIN: ErrorCodes.DNS_FAILURE,
+    EHOSTUNREACH: ErrorCodes.CONNECT_REFUSED,
+    ENETUNREACH: ErrorCodes.CONNECT_REFUSED,
+  };
+  let mapped = map[code];
+  if (!mapped && (e.name === 'AbortError' || e.name === 'TimeoutError' || err instanceof undiciErrors.RequestAbortedError)) {
+    mapped = ErrorCodes.FETCH_TIMEOUT;
+  }
+  return new CrawlError(mapped ?? ErrorCodes.CONNECTION_RESET, `${url}: ${e.message ?? String(err)}${code ? ` (${code})` : ''}`, {
+    cause: err,
+  });
+}

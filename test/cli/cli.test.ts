@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { handWeb } from '../../core/testweb/hand-web.js';
+import { serve } from '../helpers/web.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const BIN = join(__dirname, '../../bin/crawlbench.js');
+const dir = tmpDir();
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectBadInput(args: string[], mention: RegExp) {
+  const r = cli(args);
+  expect(r.code).toBe(2);
+  const lines = r.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(mention);
+  return r;
+}
+
+describe('crawlbench CLI: bad input', () => {
+  const db = join(dir, 'never.db');
+
+  it('refuses an unknown flag, a duration without unit and a bad number, writing nothing', () => {
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--bogus'], /bogus/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--w', '15'], /--w: .*needs a unit/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--r', 'many'], /--r/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--c', '0'], /--c/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--policy', 'nonsense'], /unknown policy "nonsense"/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(['], /exclude/i);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--resolve', 'nonsense'], /--resolve/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses missing, unreadable and out-of-scope seeds, writing nothing', () => {
+    expectBadInput(['crawl', '--db', db], /no seed/);
+    expectBadInput(['crawl', '--db', db, '--seeds', join(dir, 'missing.txt')], /--seeds: cannot read .*missing\.txt/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'ftp://a.demo/'], /not an http/);
+    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--scope', '.cl'], /outside the crawl's scope/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses a corrupt database and leaves it as it was', () => {
+    const bad = join(dir, 'corrupt.db');
+    writeFileSync(bad, 'garbage'.repeat(1000));
+    expectBadInput(['crawl', '--db', bad], /corrupt/);
+    expect(readFileSync(bad, 'utf8')).toBe('garbage'.repeat(1000));
+  });
+
+  it('an unknown command exits 2', () => {
+    const r = cli(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command/);
+  });
+});
+
+describe('crawlbench crawl', async () => {
+  const web = handWeb([
+    {
+      host: 'a.demo',
+      pages: [
+        { path: '/', links: ['/x', '/y', 'http://b.demo/'] },
+        { path: '/x', links: ['/y'] },
+        { path: '/y', links: ['/'] },
+      ],
+    },
+    { host: 'b.demo', pages: [{ path: '/', links: ['http://a.demo/x', '/z'] }, { path: '/z' }] },
+  ]);
+  const { port } = await serve(web);
+  const base = ['--resolve', '*.demo=127.0.0.1', '--w', '0', '--scope', '.demo', '--quiet'];
+
+  it('crawls to the end and prints a JSON summary the database agrees with', () => {
+    const db = join(dir, 'small.db');
+    const r = cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ pagesFetched: 5, sites: 2, stopReason: 'finished' });
+    expect(summary.links).toBe(7);
+    expect(summary.bytes).toBeGreaterThan(0);
+    expect(typeof summary.seconds).toBe('number');
+    expect(summary.errors).toEqual({});
+  });
+
+  it('stops at --max-pages, refuses conflicting flags on resume, and resumes with a larger limit', () => {
+    const db = join(dir, 'limited.db');
+    let r = cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base, '--max-pages', '2', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ pagesFetched: 2, stopReason: 'max-pages' });
+    const conflict = expectBadInput(['crawl', '--db', db, '--w', '1s', '--quiet'], /other settings for w/);
+    expect(conflict.stdout).toBe('');
+    r = cli(['crawl', '--db', db, '--max-pages', '100', '--quiet', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ pagesFetched: 5, stopReason: 'finished' });
+  });
+});
