@@ -35,6 +35,7 @@ export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds
   --retry-base DURATION  first retry backoff, doubled each time (default 30s)
   --site-error-budget N  consecutive failures after which a site is parked (default 10)
   --robots-retry DUR     wait before asking an unreachable robots.txt again (default 60s)
+  --max-crawl-delay DUR  honour robots.txt Crawl-delay up to this (default 300s)
   --store-content        keep raw requests, responses and bodies beside the database
   --content-budget SIZE  size budget of that content store (default 10GiB)
   --max-db-size SIZE     pause cleanly when the database reaches this size
@@ -72,6 +73,7 @@ const OPTIONS = {
   'retry-base': { type: 'string' },
   'site-error-budget': { type: 'string' },
   'robots-retry': { type: 'string' },
+  'max-crawl-delay': { type: 'string' },
   'store-content': { type: 'boolean' },
   'content-budget': { type: 'string' },
   'max-db-size': { type: 'string' },
@@ -175,6 +177,7 @@ export function settingsFromFlags(flags: Flags): Partial<CrawlSettingsInput> {
     retryBase: dur('retry-base'),
     siteErrorBudget: intFlag(flags, 'site-error-budget', 1),
     robotsRetry: dur('robots-retry'),
+    maxCrawlDelay: dur('max-crawl-delay'),
     storeContent: flags['store-content'] ? true : undefined,
     contentBudget: size('content-budget'),
     maxDbSize: size('max-db-size'),

@@ -53,6 +53,8 @@ export const CrawlSettingsSchema = z
     /** Consecutive failed requests after which a site is parked. */
     siteErrorBudget: z.number().int().min(1).default(10),
     robotsRetry: z.number().min(0).default(60_000),
+    /** Crawl-delay is honoured up to this much (as Heritrix's respectCrawlDelayUpToSeconds). */
+    maxCrawlDelay: z.number().min(0).default(300_000),
     robotsMaxAttempts: z.number().int().min(1).default(5),
     perIp: z.boolean().default(false),
     bandwidth: z.number().min(1).nullable().default(null),

@@ -200,26 +200,24 @@ export class Crawler extends EventEmitter {
   // ---- the loop ---------------------------------------------------------------------
   private pump(): void {
     const { scheduler, settings } = this.ctx;
+    // Pages still allowed by --max-pages, counting those on their way.
+    const budget = () =>
+      settings.maxPages === null ? Infinity : settings.maxPages - this.ctx.counters.pagesFetched - this.inFlightPages;
     if (this.stopReason === null) {
-      for (;;) {
-        const budget = settings.maxPages === null ? Infinity : settings.maxPages - this.ctx.counters.pagesFetched - this.inFlightPages;
-        if (budget <= 0) {
-          this.stopReason = 'max-pages';
-          break;
-        }
+      for (let left = budget(); left > 0; left = budget()) {
         const session = scheduler.take();
         if (!session) break;
-        if (session.pages.length > budget) {
-          const extra = session.pages.splice(budget);
-          session.pages.length = budget;
+        if (session.pages.length > left) {
+          const extra = session.pages.splice(left);
           for (const p of extra) scheduler.enqueue(session.site, p.id, p.priority);
         }
         this.start(session);
       }
     }
-    if (this.inFlight.size === 0 && (this.stopReason !== null || scheduler.drained)) {
-      this.finish(this.stopReason ?? 'finished');
-      return;
+    if (this.inFlight.size === 0) {
+      if (this.stopReason !== null) return this.finish(this.stopReason);
+      if (budget() <= 0) return this.finish('max-pages');
+      if (scheduler.drained) return this.finish('finished');
     }
     this.armTimer();
   }

@@ -60,7 +60,7 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
       }
       const delay = robots.rules.crawlDelaySeconds();
       if (delay !== undefined) {
-        site.crawlDelayMs = delay * 1000;
+        site.crawlDelayMs = Math.min(delay * 1000, ctx.settings.maxCrawlDelay);
         ctx.sites.touch(site);
       }
     }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,13 +9,20 @@ import { tmpDir } from '../helpers/tmp.js';
 const BIN = join(__dirname, '../../bin/crawlbench.js');
 const dir = tmpDir();
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+/** Runs the CLI without blocking this process, which serves the test web. */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
-function expectBadInput(args: string[], mention: RegExp) {
-  const r = cli(args);
+async function expectBadInput(args: string[], mention: RegExp) {
+  const r = await cli(args);
   expect(r.code).toBe(2);
   const lines = r.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -26,34 +33,34 @@ function expectBadInput(args: string[], mention: RegExp) {
 describe('crawlbench CLI: bad input', () => {
   const db = join(dir, 'never.db');
 
-  it('refuses an unknown flag, a duration without unit and a bad number, writing nothing', () => {
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--bogus'], /bogus/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--w', '15'], /--w: .*needs a unit/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--r', 'many'], /--r/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--c', '0'], /--c/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--policy', 'nonsense'], /unknown policy "nonsense"/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(['], /exclude/i);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--resolve', 'nonsense'], /--resolve/);
+  it('refuses an unknown flag, a duration without unit and a bad number, writing nothing', async () => {
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--bogus'], /bogus/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--w', '15'], /--w: .*needs a unit/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--r', 'many'], /--r/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--c', '0'], /--c/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--policy', 'nonsense'], /unknown policy "nonsense"/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(['], /exclude/i);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--resolve', 'nonsense'], /--resolve/);
     expect(existsSync(db)).toBe(false);
   });
 
-  it('refuses missing, unreadable and out-of-scope seeds, writing nothing', () => {
-    expectBadInput(['crawl', '--db', db], /no seed/);
-    expectBadInput(['crawl', '--db', db, '--seeds', join(dir, 'missing.txt')], /--seeds: cannot read .*missing\.txt/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'ftp://a.demo/'], /not an http/);
-    expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--scope', '.cl'], /outside the crawl's scope/);
+  it('refuses missing, unreadable and out-of-scope seeds, writing nothing', async () => {
+    await expectBadInput(['crawl', '--db', db], /no seed/);
+    await expectBadInput(['crawl', '--db', db, '--seeds', join(dir, 'missing.txt')], /--seeds: cannot read .*missing\.txt/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'ftp://a.demo/'], /not an http/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--scope', '.cl'], /outside the crawl's scope/);
     expect(existsSync(db)).toBe(false);
   });
 
-  it('refuses a corrupt database and leaves it as it was', () => {
+  it('refuses a corrupt database and leaves it as it was', async () => {
     const bad = join(dir, 'corrupt.db');
     writeFileSync(bad, 'garbage'.repeat(1000));
-    expectBadInput(['crawl', '--db', bad], /corrupt/);
+    await expectBadInput(['crawl', '--db', bad], /corrupt/);
     expect(readFileSync(bad, 'utf8')).toBe('garbage'.repeat(1000));
   });
 
-  it('an unknown command exits 2', () => {
-    const r = cli(['frobnicate']);
+  it('an unknown command exits 2', async () => {
+    const r = await cli(['frobnicate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown command/);
   });
@@ -74,9 +81,9 @@ describe('crawlbench crawl', async () => {
   const { port } = await serve(web);
   const base = ['--resolve', '*.demo=127.0.0.1', '--w', '0', '--scope', '.demo', '--quiet'];
 
-  it('crawls to the end and prints a JSON summary the database agrees with', () => {
+  it('crawls to the end and prints a JSON summary the database agrees with', async () => {
     const db = join(dir, 'small.db');
-    const r = cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base, '--json']);
+    const r = await cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
@@ -87,14 +94,14 @@ describe('crawlbench crawl', async () => {
     expect(summary.errors).toEqual({});
   });
 
-  it('stops at --max-pages, refuses conflicting flags on resume, and resumes with a larger limit', () => {
+  it('stops at --max-pages, refuses conflicting flags on resume, and resumes with a larger limit', async () => {
     const db = join(dir, 'limited.db');
-    let r = cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base, '--max-pages', '2', '--json']);
+    let r = await cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base, '--max-pages', '2', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ pagesFetched: 2, stopReason: 'max-pages' });
-    const conflict = expectBadInput(['crawl', '--db', db, '--w', '1s', '--quiet'], /other settings for w/);
+    const conflict = await expectBadInput(['crawl', '--db', db, '--w', '1s', '--quiet'], /other settings for w/);
     expect(conflict.stdout).toBe('');
-    r = cli(['crawl', '--db', db, '--max-pages', '100', '--quiet', '--json']);
+    r = await cli(['crawl', '--db', db, '--max-pages', '100', '--quiet', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ pagesFetched: 5, stopReason: 'finished' });
   });

@@ -1,0 +1,171 @@
+/**
+ * Builds the link graph of one revision of a generated web as CSR arrays (offsets + targets),
+ * walking pages in id order with one seeded stream per site, so the same layout and seed always
+ * give the same graph. Guarantees, by construction:
+ *  - every page of a site is reachable from its home page: page j > 0 gets an in-link from an
+ *    earlier page of the site that a polite crawler can fetch and parse (a random tree, biased
+ *    towards the top so home pages become hubs);
+ *  - every site's home page is reachable from site 0's home page: site s >= 1 gets one
+ *    "discovery" link from a random page of an earlier site (bigger sites are picked more);
+ *  - site 0's home page is a portal linking to the first home pages and to every fault site.
+ * Beyond that, each page gets a lognormal number of extra links (mean ~4): ~84% inside the site
+ * (to top pages, nearby pages or anywhere), the rest to other sites' home and top pages, with
+ * bigger sites chosen more often. Links are de-duplicated and never point at their own page.
+ */
+import { hash, Rng } from './random.js';
+import { isParentable, pageKind, PageKind, type SiteTraits } from './site-model.js';
+import { searchFirst } from './web.js';
+
+export interface Layout {
+  seed: number;
+  /** Separates the random streams of revision 1 and 2. */
+  salt: number;
+  /** Ordinary (non-fault) sites come first: 0 .. ordinary-1. */
+  ordinary: number;
+  /** Start id and page count of every site, fault sites (one page each) last. */
+  firsts: Int32Array;
+  counts: Int32Array;
+  /** Page number of each page within its site (see site-model.ts); null = id - first. */
+  urlNums: Int32Array | null;
+  traits: SiteTraits[];
+  pageCount: number;
+}
+
+/** Links carried over from a previous revision (already translated to the new ids). */
+export type KeptLinks = (id: number, push: (target: number) => void) => void;
+
+export interface Csr {
+  offsets: Int32Array;
+  targets: Int32Array;
+}
+
+const CROSS_SHARE = 0.16;
+const PORTAL_LINKS = 60;
+const TOP_LINKS = 8;
+
+export function buildLinks(L: Layout, kept?: KeptLinks): Csr {
+  const { seed, ordinary, firsts, counts } = L;
+  const ordinaryPages = ordinary > 0 ? firsts[ordinary - 1]! + counts[ordinary - 1]! : 0;
+  const offsets = new Int32Array(L.pageCount + 1);
+  let targets = new Int32Array(Math.max(16, ordinaryPages * 6));
+  let len = 0;
+  const stamp = new Int32Array(L.pageCount).fill(-1); // stamp[t] === id: t already linked from id
+  let self = 0;
+  const push = (t: number) => {
+    if (t === self || stamp[t] === self) return;
+    stamp[t] = self;
+    if (len === targets.length) {
+      const bigger = new Int32Array(targets.length * 2);
+      bigger.set(targets);
+      targets = bigger;
+    }
+    targets[len++] = t;
+  };
+  const discovery = discoveryLinks(L);
+  let nextDiscovery = 0;
+
+  let maxCount = 0;
+  for (let s = 0; s < ordinary; s++) maxCount = Math.max(maxCount, counts[s]!);
+  const childStart = new Int32Array(maxCount + 1);
+  const children = new Int32Array(maxCount);
+  const parent = new Int32Array(maxCount);
+
+  for (let s = 0; s < firsts.length; s++) {
+    const f = firsts[s]!;
+    const n = counts[s]!;
+    if (s >= ordinary) {
+      // Fault sites: their pages are served by faults.ts and are not part of the graph.
+      offsets[f + 1] = len;
+      continue;
+    }
+    const t = L.traits[s]!;
+    const rng = new Rng(hash(seed, L.salt, s));
+    const u = (j: number) => (L.urlNums ? L.urlNums[f + j]! : j);
+
+    // The spanning tree: parent of j is an earlier, fetchable HTML page.
+    childStart.fill(0, 0, n + 1);
+    for (let j = 1; j < n; j++) {
+      const r = rng.float();
+      let p = r < 0.5 ? Math.floor(j * rng.float()) : Math.floor(j * rng.float() * rng.float());
+      while (p > 0 && !isParentable(seed, s, t, u(p))) p >>= 1;
+      parent[j] = p;
+      childStart[p + 1]!++;
+    }
+    for (let j = 0; j < n; j++) childStart[j + 1]! += childStart[j]!;
+    const cursor = childStart.slice(0, n); // children of j end up in ascending order
+    for (let j = 1; j < n; j++) children[cursor[parent[j]!]!++] = j;
+
+    for (let j = 0; j < n; j++) {
+      const id = f + j;
+      self = id;
+      offsets[id] = len;
+      const extras = Math.min(80, Math.floor(Math.exp(0.8 * rng.normal() + 1.25)));
+      if (pageKind(seed, s, u(j)) !== PageKind.Html) {
+        // Discovery sources are always HTML, so nothing is pending here.
+        continue;
+      }
+      for (let c = childStart[j]!; c < childStart[j + 1]!; c++) push(f + children[c]!);
+      if (j === 0) {
+        for (let k = 1; k < Math.min(n, TOP_LINKS + 1); k++) push(f + k);
+        if (s === 0) {
+          for (let o = 1; o < Math.min(ordinary, PORTAL_LINKS + 1); o++) push(firsts[o]!);
+          for (let o = ordinary; o < firsts.length; o++) push(firsts[o]!);
+        }
+      }
+      const before = len;
+      if (kept) kept(id, push);
+      const todo = extras - (len - before);
+      for (let e = 0; e < todo; e++) {
+        if (rng.float() < CROSS_SHARE || n === 1) {
+          const r = rng.float();
+          const ts = r < 0.7 ? searchFirst(firsts, rng.int(ordinaryPages)) : rng.int(ordinary);
+          if (ts === s) continue;
+          const nt = counts[ts]!;
+          const k = rng.float() < 0.6 ? 0 : Math.floor(nt * rng.float() ** 3);
+          push(firsts[ts]! + k);
+        } else {
+          const r = rng.float();
+          let k: number;
+          if (r < 0.2) k = Math.floor(n * rng.float() ** 3);
+          else if (r < 0.6) k = Math.min(n - 1, Math.max(0, j + Math.round(6 * rng.normal())));
+          else k = rng.int(n);
+          push(f + k);
+        }
+      }
+      while (nextDiscovery < discovery.length && Math.floor(discovery[nextDiscovery]! / DISC_SCALE) === id) {
+        push(firsts[discovery[nextDiscovery]! % DISC_SCALE]!);
+        nextDiscovery++;
+      }
+    }
+    offsets[f + n] = len;
+  }
+  offsets[L.pageCount] = len;
+  return { offsets, targets: targets.slice(0, len) };
+}
+
+const DISC_SCALE = 1 << 21; // sites < 2M; key = source id * DISC_SCALE + site
+
+/**
+ * One link to each site s >= 1 from a random page of an earlier site, sorted by source id.
+ * The source is an HTML page outside robots-disallowed paths, on a site whose robots.txt does
+ * not answer 500, so a polite crawler starting at site 0 can really follow the chain.
+ */
+function discoveryLinks(L: Layout): Float64Array {
+  const { seed, firsts, ordinary } = L;
+  const rng = new Rng(hash(seed, L.salt, 0x5eed));
+  const keys = new Float64Array(Math.max(0, ordinary - 1));
+  for (let s = 1; s < ordinary; s++) {
+    let src = 0;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const g = rng.int(firsts[s]!);
+      const ps = searchFirst(firsts, g);
+      if (L.traits[ps]!.robots === 'server-error') continue;
+      const j = g - firsts[ps]!;
+      const uj = L.urlNums ? L.urlNums[g]! : j;
+      src = isParentable(seed, ps, L.traits[ps]!, uj) ? g : firsts[ps]!;
+      break;
+    }
+    keys[s - 1] = src * DISC_SCALE + s;
+  }
+  return keys.sort();
+}

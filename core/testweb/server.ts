@@ -1,0 +1,201 @@
+/**
+ * TestWebServer: one node:http server on loopback serving every virtual host of a Web by its
+ * Host header. It behaves like a population of real servers: per-site latency before the
+ * headers, per-site bandwidth, per-site keep-alive limits (the Nth request on a connection is
+ * answered with Connection: close), robots.txt variety and the fault sites; and it records
+ * every request and connection so tests can check a crawler's politeness precisely.
+ * Pages are rendered on demand; nothing per page is cached.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { FaultState, serveFault } from './faults.js';
+import { renderPage } from './html.js';
+import { now, RequestLog, type ConnRecord, type ServedRequest } from './request-log.js';
+import { later, notFound, redirect, scaled, send, type Ctx } from './respond.js';
+import { robotsAnswer } from './robots.js';
+import { pageUrl, type SiteInfo, type Web } from './web.js';
+
+export type { ConnRecord, ServedRequest } from './request-log.js';
+
+export interface TestWebServerOptions {
+  /** Interface to listen on; default '127.0.0.1'. */
+  host?: string;
+  /** 0 = ephemeral (default). */
+  port?: number;
+  /** Multiplies latencies and transfer times; 0 = no waiting; default 1. */
+  timeFactor?: number;
+  /** Appends one NDJSON ServedRequest per request. */
+  logFile?: string;
+  /**
+   * Keep `requests` and closed `connections` in memory (default true); turn off for huge
+   * benchmarks (then `connections` holds open connections only; use logFile instead).
+   */
+  memoryLog?: boolean;
+  /** Idle keep-alive timeout; default 15000 ms (Apache's default). */
+  keepAliveTimeoutMs?: number;
+}
+
+interface SocketState {
+  conn: ConnRecord;
+}
+
+export class TestWebServer {
+  readonly connections = new Map<number, ConnRecord>();
+  private readonly server: http.Server;
+  private readonly log: RequestLog;
+  private readonly sockets = new Map<Socket, SocketState>();
+  private readonly siteByHost = new Map<string, SiteInfo>();
+  private readonly faults = new FaultState();
+  private readonly timeFactor: number;
+  private nextConnId = 1;
+  private port = 0;
+
+  constructor(
+    readonly web: Web,
+    private readonly opts: TestWebServerOptions = {},
+  ) {
+    this.timeFactor = opts.timeFactor ?? 1;
+    if (!(this.timeFactor >= 0)) throw new RangeError('timeFactor must be >= 0');
+    this.log = new RequestLog(opts.memoryLog !== false, opts.logFile);
+    for (const s of web.sites) this.siteByHost.set(s.host.toLowerCase(), s);
+    this.server = http.createServer({ keepAliveTimeout: opts.keepAliveTimeoutMs ?? 15_000, requestTimeout: 0 }, (req, res) =>
+      this.onRequest(req, res),
+    );
+    this.server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 15_000;
+    this.server.on('connection', (socket: Socket) => this.onConnection(socket));
+    // A client that vanishes mid-request must not take the server down.
+    this.server.on('clientError', (_err, socket: Socket) => socket.destroy());
+  }
+
+  /** In-memory request log, in order of completion (empty when memoryLog is false). */
+  get requests(): ServedRequest[] {
+    return this.log.requests;
+  }
+
+  start(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+        this.server.off('error', reject);
+        const addr = this.server.address();
+        this.port = typeof addr === 'object' && addr ? addr.port : 0;
+        resolve(this.port);
+      });
+    });
+  }
+
+  /** Closes the listener and every socket (stalled responses included), then the log file. */
+  async stop(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const sockets = [...this.sockets.keys()].map((s) => new Promise((resolve) => s.once('close', resolve)));
+    this.server.closeAllConnections();
+    for (const socket of this.sockets.keys()) socket.destroy();
+    await Promise.all([closed, ...sockets]);
+    await this.log.close();
+  }
+
+  url(id: number): string {
+    return pageUrl(this.web, id, this.port);
+  }
+
+  homeUrls(): string[] {
+    return this.web.sites.filter((s) => s.count > 0).map((s) => this.url(s.first));
+  }
+
+  openConnections(): number {
+    return this.sockets.size;
+  }
+
+  private onConnection(socket: Socket): void {
+    const conn: ConnRecord = { connId: this.nextConnId++, host: '', openedAt: now(), closedAt: null, requests: 0 };
+    this.connections.set(conn.connId, conn);
+    this.sockets.set(socket, { conn });
+    socket.once('close', () => {
+      conn.closedAt = now();
+      this.sockets.delete(socket);
+      // Without the in-memory log, keep only open connections: a million-page crawl with
+      // one request per connection would otherwise hold a million records.
+      if (this.opts.memoryLog === false) this.connections.delete(conn.connId);
+    });
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const t = now();
+    const conn = this.sockets.get(req.socket)?.conn;
+    let path = req.url ?? '/';
+    let hostHeader = req.headers.host ?? '';
+    if (/^https?:\/\//i.test(path)) {
+      // Absolute-form request target (as sent to a proxy): the URL names the host.
+      const u = new URL(path);
+      hostHeader = u.host;
+      path = u.pathname + u.search;
+    }
+    const host = stripPort(hostHeader).toLowerCase();
+    const entry: ServedRequest = { t, tEnd: NaN, host, connId: conn?.connId ?? 0, path, method: req.method ?? 'GET', status: 0, bytes: 0 };
+    let n = 1;
+    if (conn) {
+      if (conn.requests === 0) conn.host = host;
+      n = ++conn.requests;
+    }
+    let logged = false;
+    const done = () => {
+      if (logged) return;
+      logged = true;
+      entry.tEnd = now();
+      entry.status = res.headersSent ? res.statusCode : 0;
+      this.log.add(entry);
+    };
+    res.once('finish', done);
+    res.once('close', done);
+
+    const site = this.siteByHost.get(host);
+    if (site && n >= site.keepAliveMax) res.setHeader('Connection', 'close');
+    const ctx: Ctx = {
+      req,
+      res,
+      site: site ?? UNKNOWN_SITE,
+      host,
+      path,
+      port: this.port,
+      timeFactor: this.timeFactor,
+      entry,
+      head: req.method === 'HEAD',
+    };
+    if (!site) return notFound(ctx);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(ctx, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }, 'Method not allowed\n');
+    }
+    // Drain any request body so the connection stays usable.
+    req.resume();
+    const robots = robotsAnswer(site, path.split('?')[0]!);
+    if (robots) {
+      return later(ctx, scaled(ctx, site.latencyMs), () => {
+        if (robots.location) return redirect(ctx, robots.status, robots.location);
+        send(ctx, robots.status, { 'content-type': 'text/plain; charset=utf-8' }, robots.body);
+      });
+    }
+    if (site.fault) return serveFault(site.fault, ctx, this.faults);
+    const id = this.web.id(host, path);
+    const latency = (id !== undefined ? this.web.pageLatencyMs?.(id) : undefined) ?? site.latencyMs;
+    later(ctx, scaled(ctx, latency), () => {
+      if (id === undefined) return notFound(ctx);
+      send(ctx, 200, { 'content-type': this.web.contentType(id) }, renderPage(this.web, id, this.port));
+    });
+  }
+}
+
+const UNKNOWN_SITE: SiteInfo = {
+  host: '',
+  first: 0,
+  count: 0,
+  latencyMs: 0,
+  bytesPerSec: 0,
+  keepAliveMax: 100,
+  robots: 'not-found',
+};
+
+function stripPort(hostHeader: string): string {
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
+  const colon = hostHeader.lastIndexOf(':');
+  return colon < 0 ? hostHeader : hostHeader.slice(0, colon);
+}

@@ -1,0 +1,75 @@
+/**
+ * The options of a generated web, checked once at the entry (bad values throw CRAWL_BAD_OPTION
+ * naming the option) and resolved with their defaults.
+ */
+import { badOption } from '../errors.js';
+
+export interface WebSpec {
+  /** --web-seed */
+  seed: number;
+  /** Number of ordinary sites. */
+  sites: number;
+  /** Approximate total of ordinary pages. */
+  pages: number;
+  /** 2 = "the same web months later". */
+  revision?: 1 | 2;
+  /** Add the fault sites of faults.ts. Default false. */
+  faults?: boolean;
+  /** Cap on one site's size; default 25% of pages. */
+  maxSitePages?: number;
+  /** Per-site latency (lognormal, median ~120 ms) clipped to maxMs. Default false: no latency. */
+  latency?: { maxMs: number } | false;
+  /** Per-site transfer rate (lognormal, median ~100 KB/s). Default false: unthrottled. */
+  bandwidth?: boolean;
+  /** Default '.demo'. */
+  hostSuffix?: string;
+}
+
+/** The spec with defaults filled in and checked once, as used by every later step. */
+export interface ResolvedSpec {
+  seed: number;
+  sites: number;
+  pages: number;
+  revision: 1 | 2;
+  faults: boolean;
+  cap: number;
+  latency: { maxMs: number } | false;
+  bandwidth: boolean;
+  suffix: string;
+  hostWidth: number;
+}
+
+export function resolveSpec(spec: WebSpec): ResolvedSpec {
+  if (typeof spec.seed !== 'number' || !Number.isFinite(spec.seed)) throw badOption('--web-seed', 'must be a number');
+  const check = (v: unknown, name: string, min: number) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw badOption(name, `must be an integer >= ${min}`);
+  };
+  check(spec.sites, 'sites', 1);
+  check(spec.pages, 'pages', 1);
+  if (spec.maxSitePages !== undefined) check(spec.maxSitePages, 'maxSitePages', 1);
+  if (spec.revision !== undefined && spec.revision !== 1 && spec.revision !== 2) throw badOption('revision', 'must be 1 or 2');
+  if (spec.latency && !(spec.latency.maxMs >= 0)) throw badOption('latency.maxMs', 'must be >= 0');
+  const suffix = (spec.hostSuffix ?? '.demo').toLowerCase();
+  if (!/^(\.[a-z0-9-]+)+$/.test(suffix)) throw badOption('hostSuffix', `'${suffix}' is not like '.demo'`);
+  const cap = spec.maxSitePages ?? Math.max(1, Math.floor(spec.pages / 4));
+  // Wide enough for the sites revision 2 adds, so host names never change between revisions.
+  const hostWidth = Math.max(4, String(spec.sites + newSiteCount(spec.sites)).length);
+  return {
+    seed: Math.floor(spec.seed) >>> 0,
+    sites: spec.sites,
+    pages: spec.pages,
+    revision: spec.revision ?? 1,
+    faults: spec.faults ?? false,
+    cap,
+    latency: spec.latency ?? false,
+    bandwidth: spec.bandwidth ?? false,
+    suffix,
+    hostWidth,
+  };
+}
+
+/** Sites born between revision 1 and 2: ~10%. */
+export function newSiteCount(sites: number): number {
+  return Math.round(sites * 0.1);
+}
+
