@@ -61,6 +61,10 @@ export async function demoCommand(argv: string[]): Promise<number> {
       headersTimeout: 10_000,
       bodyTimeout: 10_000,
       retryBase: 1000,
+      // The demo web has robots.txt answering 500 on some sites: ask again sooner than a
+      // real crawl would, so that the demo does not wait minutes for them at the end.
+      robotsRetry: 5000,
+      robotsMaxAttempts: 3,
     });
     const summary = await runWithSignals(crawler, !!flags.quiet || !!flags.json);
     crawler.close();

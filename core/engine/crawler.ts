@@ -253,14 +253,18 @@ export class Crawler extends EventEmitter {
     const site = session.site;
     let ip: string | null = null;
     if (settings.perIp) {
+      // Politeness per address as well: several sites on one shared host count as one.
       try {
         ip = await this.ctx.fetcher.address(new URL(this.ctx.store.pageUrl(session.pages[0]!.id)).hostname);
       } catch {
         ip = null;
       }
       const busyUntil = ip === null ? 0 : (this.ipBusy.get(ip) ?? 0);
-      if (ip !== null && busyUntil > this.clock.now()) {
-        scheduler.finish(session, this.clock.now(), session.pages, busyUntil - this.clock.now());
+      const now = this.clock.now();
+      if (busyUntil > now) {
+        // Busy: try again when it is free, or (while a connection is open) after w.
+        const wait = busyUntil === Infinity ? Math.max(settings.w, 20) : busyUntil - now;
+        scheduler.finish(session, now, session.pages, wait);
         return;
       }
       if (ip !== null) this.ipBusy.set(ip, Infinity);
