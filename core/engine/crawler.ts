@@ -194,6 +194,7 @@ export class Crawler extends EventEmitter {
       queued: scheduler.queuedPages,
       errors: Object.fromEntries(counters.errors),
       r: this.ctx.settings.r,
+      pagerankEstimate: (this.ctx.policy as { estimate?: () => number | null }).estimate?.() ?? null,
     });
   }
 

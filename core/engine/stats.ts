@@ -14,6 +14,11 @@ export interface StatsSnapshot {
   queued: number;
   errors: Record<string, number>;
   errorTotal: number;
+  /**
+   * The policy's running estimate of the share of PageRank held by the pages fetched so
+   * far (OPIC cash, latest partial PageRank, or historical PageRank); null if it has none.
+   */
+  pagerankEstimate: number | null;
   rssBytes: number;
 }
 
