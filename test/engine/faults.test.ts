@@ -116,3 +116,23 @@ describe('hostile sites', async () => {
     expect(pages.filter((p) => p.host === FAULT_HOSTS.ratelimit).every((p) => p.http_status === 200)).toBe(true);
   });
 });
+
+describe('per-site error budget', async () => {
+  const web = generateWeb({ seed: 2, sites: 3, pages: 30, faults: true, latency: false });
+  const { server, port } = await serve(web, { timeFactor: 0.1 });
+
+  it('a site that keeps failing is parked after the budget, and not asked again', async () => {
+    const db = join(tmpDir(), 'budget.db');
+    const stall = `http://${FAULT_HOSTS['stall-headers']}:${port}/`;
+    const summary = await crawl(db, testSettings([stall], { headersTimeout: 1000, maxAttempts: 5, retryBase: 50, siteErrorBudget: 2 }));
+    expect(summary.stopReason).toBe('finished');
+    const store = CrawlStore.open(db, { readonly: true });
+    const site = store.db.prepare('SELECT parked FROM sites WHERE host = ?').get(FAULT_HOSTS['stall-headers']) as { parked: string };
+    const page = store.db.prepare('SELECT status, error_code FROM pages WHERE url = ?').get(stall);
+    store.close();
+    expect(site.parked).toBe(ErrorCodes.SITE_PARKED);
+    expect(page).toEqual({ status: 'skipped', error_code: ErrorCodes.SITE_PARKED });
+    const asked = server.requests.filter((r) => r.host === FAULT_HOSTS['stall-headers'] && r.path === '/');
+    expect(asked.length).toBe(2);
+  });
+});
