@@ -7,6 +7,8 @@ export interface CsrGraph {
   readonly n: number;
   readonly offsets: Uint32Array;
   readonly targets: Uint32Array;
+  /** Optional weight of each edge (parallel to targets); absent means every edge weighs 1. */
+  readonly weights?: Float64Array;
 }
 
 /** Builds CSR from parallel arrays of edges (duplicates kept; self-loops kept). */

@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { validateSettings } from '../../core/config/settings.js';
+import { CrawlStore } from '../../core/store/crawl-store.js';
+import { Rng } from '../../core/testweb/random.js';
+
+export interface GeneratedCrawl {
+  pages: number;
+  links: number;
+  sites: number;
+  seconds: number;
+}
+
+/**
+ * Writes a synthetic finished crawl shaped like a national web: site sizes and in-degrees
+ * heavy-tailed (a site's first pages, like home pages, collect most links), 85% of links
+ * inside their site, 10% of pages without out-links. Deterministic for a given seed.
+ * Speed matters more than safety here, hence journal off, synchronous off, multi-row
+ * INSERTs, and the links_dst index dropped during the load and rebuilt once at the end.
+ */
+export function generateCrawl(path: string, pages: number, links: number, seed = 1): GeneratedCrawl {
+  const t0 = performance.now();
+  CrawlStore.create(path, validateSettings({ seeds: ['http://s0.bench.test/'] })).close();
+  const db = new Database(path);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -262144'); // 256 MiB
+  const rng = new Rng(seed);
+
+  // Site sizes: Zipf-like weights 1/(rank+10), at least one page each.
+  const nSites = Math.max(1, Math.round(pages / 100));
+  const weights = Array.from({ length: nSites }, (_, s) => 1 / (s + 10));
+  const wsum = weights.reduce((a, b) => a + b, 0);
+  const siteStart = new Int32Array(nSites + 1);
+  for (let s = 0; s < nSites; s++) siteStart[s + 1] = siteStart[s]! + Math.max(1, Math.floor((pages - nSites) * (weights[s]! / wsum)) + 1);
+  siteStart[nSites] = pages; // the last site absorbs rounding
+  const siteOf = new Int32Array(pages);
+  for (let s = 0; s < nSites; s++) siteOf.fill(s, siteStart[s]!, siteStart[s + 1]!);
+
+  // Out-degrees: exponential around the mean, 10% dangling, then nudged to sum exactly.
+  const deg = new Int32Array(pages);
+  const mean = links / (pages * 0.9);
+  let total = 0;
+  for (let i = 0; i < pages; i++) {
+    if (rng.float() < 0.1) continue;
+    deg[i] = Math.min(pages - 1, Math.max(1, Math.round(-mean * Math.log(1 - rng.float()))));
+    total += deg[i]!;
+  }
+  while (total !== links) {
+    const i = rng.int(pages);
+    if (total < links && deg[i]! > 0 && deg[i]! < pages - 1) (deg[i]!++, total++);
+    else if (total > links && deg[i]! > 1) (deg[i]!--, total--);
+  }
+
+  db.exec('BEGIN');
+  const insertSites = db.prepare('INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (?, ?, ?, ?)');
+  for (let s = 0; s < nSites; s++) {
+    const size = siteStart[s + 1]! - siteStart[s]!;
+    insertSites.run(s + 1, `s${s}.bench.test`, size, size);
+  }
+  const PAGE_ROWS = 100;
+  const pageSql = (k: number) =>
+    'INSERT INTO pages(id, url, site_id, depth, status, fetch_seq, fetched_at) VALUES ' +
+    Array(k).fill("(?, ?, ?, 1, 'fetched', ?, ?)").join(', ');
+  const insertPages = db.prepare(pageSql(PAGE_ROWS));
+  let params: unknown[] = [];
+  const flushPages = (final: boolean) => {
+    if (params.length === 0) return;
+    (final ? db.prepare(pageSql(params.length / 5)) : insertPages).run(params);
+    params = [];
+  };
+  for (let i = 0; i < pages; i++) {
+    const s = siteOf[i]!;
+    params.push(i + 1, `http://s${s}.bench.test/p${i - siteStart[s]!}`, s + 1, i + 1, 1.7e12 + i * 10);
+    if (params.length === PAGE_ROWS * 5) flushPages(false);
+  }
+  flushPages(true);
+
+  db.exec('DROP INDEX links_dst');
+  const LINK_ROWS = 400;
+  const linkSql = (k: number) => 'INSERT INTO links(src, dst) VALUES ' + Array(k).fill('(?, ?)').join(', ');
+  const insertLinks = db.prepare(linkSql(LINK_ROWS));
+  const buf: number[] = [];
+  const chosen = new Set<number>();
+  for (let i = 0; i < pages; i++) {
+    chosen.clear();
+    const s = siteOf[i]!;
+    const start = siteStart[s]!;
+    const size = siteStart[s + 1]! - start;
+    let tries = 0;
+    while (chosen.size < deg[i]!) {
+      let t: number;
+      if (tries++ > 4 * deg[i]! + 20) t = rng.int(pages); // a crowded small site: any page
+      else if (rng.float() < 0.85) t = start + Math.floor(size * rng.float() ** 3);
+      else {
+        const ts = Math.floor(nSites * rng.float() ** 2);
+        t = siteStart[ts]! + Math.floor((siteStart[ts + 1]! - siteStart[ts]!) * rng.float() ** 4);
+      }
+      if (t !== i) chosen.add(t);
+    }
+    // Ascending (src, dst) order appends to the primary-key B-tree instead of splitting it.
+    for (const t of [...chosen].sort((a, b) => a - b)) {
+      buf.push(i + 1, t + 1);
+      if (buf.length === LINK_ROWS * 2) {
+        insertLinks.run(buf);
+        buf.length = 0;
+      }
+    }
+  }
+  if (buf.length) db.prepare(linkSql(buf.length / 2)).run(buf);
+  db.exec('CREATE INDEX links_dst ON links(dst)');
+  db.prepare("INSERT INTO meta(key, value) VALUES ('state', 'finished') ON CONFLICT(key) DO UPDATE SET value = excluded.value").run();
+  db.exec('COMMIT');
+  db.pragma('journal_mode = WAL');
+  db.close();
+  return { pages, links, sites: nSites, seconds: (performance.now() - t0) / 1000 };
+}

@@ -1,0 +1,80 @@
+import { writeFileSync } from 'node:fs';
+import { badOption } from '../errors.js';
+import { evaluateCrawl, type Evaluation } from '../ranking/evaluate.js';
+import { intFlag, parseFlags } from './args.js';
+import { onePositional, rangeFlag } from './rank-command.js';
+
+export const EVAL_USAGE = `crawlbench eval DB [--oracle DB] [--json] [--csv FILE] [--threshold G] [--points N]
+
+Measures how well a finished crawl ordered its fetches: the cumulative PageRank of pages in
+fetch order (against pages and time), its average (area under the curve; random = 0.5),
+Kendall's tau-b between fetch order and PageRank (+1: decreasing PageRank), Cho's Crawl &
+Stop and Crawl & Stop with Threshold. Truth: the PageRank of the crawl's own complete graph
+(the latest stored \`crawlbench rank\` run, else computed now), or of --oracle matched by URL.
+Values are normalised over the fetched pages.
+  --oracle DB      a crawl whose PageRank is the truth (pages it lacks count 0)
+  --threshold G    hot-page threshold for Crawl & Stop with Threshold (normalised PageRank;
+                   default: the value of the page at the top 10%)
+  --csv FILE       write the curves: fraction_pages, cumulative_pagerank, seconds, random, upper_bound
+  --points N       points kept in the curves (default 1000)
+  --json           print one JSON object on stdout (curve included)`;
+
+const OPTIONS = {
+  oracle: { type: 'string' },
+  json: { type: 'boolean' },
+  csv: { type: 'string' },
+  threshold: { type: 'string' },
+  points: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+export async function evalCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseFlags(argv, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(EVAL_USAGE + '\n');
+    return 0;
+  }
+  const db = onePositional(positionals);
+  const threshold = rangeFlag(flags, 'threshold', (x) => x >= 0, 'a number >= 0');
+  const points = intFlag(flags, 'points', 2);
+  const oracle = flags.oracle as string | undefined;
+  const csv = flags.csv as string | undefined;
+  const ev = evaluateCrawl(db, { oracle, threshold, points });
+  if (csv !== undefined) writeCsv(csv, ev);
+  if (flags.json) process.stdout.write(JSON.stringify(ev) + '\n');
+  else process.stdout.write(evaluationText(ev) + '\n');
+  return 0;
+}
+
+function writeCsv(path: string, ev: Evaluation): void {
+  const lines = ['fraction_pages,cumulative_pagerank,seconds,random,upper_bound'];
+  for (const p of ev.curve) lines.push([p.fractionPages, p.cumulativePageRank, p.seconds, p.random, p.upperBound].join(','));
+  try {
+    writeFileSync(path, lines.join('\n') + '\n');
+  } catch (err) {
+    throw badOption('--csv', `cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
+const num = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(3));
+
+export function evaluationText(ev: Evaluation): string {
+  const truth =
+    ev.truth === 'oracle' ? `oracle ${ev.oracle} (it holds ${pct(ev.truthCovered)} of its PageRank on pages fetched here)`
+    : ev.truth === 'stored' ? `stored PageRank run of this crawl (damping ${ev.damping})`
+    : `PageRank of this crawl's graph, computed now (damping ${ev.damping}; \`crawlbench rank\` stores it)`;
+  return [
+    `evaluation of ${ev.db}`,
+    `  truth                        ${truth}`,
+    `  pages fetched                ${ev.pagesFetched} in ${ev.crawlSeconds.toFixed(1)} s`,
+    `  average cumulative PageRank  ${num(ev.averageCumulativePageRank)}  (random 0.500, best order ${num(ev.upperBoundAverage)})`,
+    `  Kendall's tau-b              ${num(ev.kendallTau)}  (fetch order vs PageRank; +1 = highest first)`,
+    `  Crawl & Stop (top-K among first K fetched)`,
+    ...ev.crawlAndStop.map((c) => `    K = ${String(c.percent).padStart(2)}% (${c.k})`.padEnd(31) + pct(c.share)),
+    `  Crawl & Stop with Threshold: ${ev.threshold.hotPages} hot pages (PageRank >= ${ev.threshold.g.toExponential(3)})`,
+    ...ev.threshold.fetched.map((t) => `    after ${String(t.percent).padStart(2)}% of the crawl`.padEnd(31) + pct(t.share)),
+    `  pages needed for a share of the PageRank`,
+    ...ev.pagesForPageRank.map((p) => `    ${pct(p.pageRank)} of PageRank`.padEnd(31) + `${pct(p.fractionPages)} of pages`),
+  ].join('\n');
+}

@@ -1,0 +1,134 @@
+import type Database from 'better-sqlite3';
+import type { CsrGraph } from './csr.js';
+import { forEachLinkChunk, scanRanges } from './link-reader.js';
+import { readAllLinks } from './link-ranges.js';
+import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
+import { openCrawlReadonly, latestFreshRun, readPageRun } from './pagerank-store.js';
+
+export interface CrawlGraph {
+  graph: CsrGraph;
+  /** node -> pages.id (ascending, so node order is page-id order). */
+  pageIds: Int32Array;
+  /** pages.id -> node. Built on first access: a million-entry Map costs more than the load. */
+  nodeOf: Map<number, number>;
+}
+
+/** Ids beyond this use a Map instead of a direct lookup array (a crawl's ids are dense). */
+const DIRECT_LIMIT = 1 << 27;
+
+/**
+ * The link graph of a crawl database: every page row is a node (fetched or only known),
+ * every links row an edge (dedupe (src,dst); drop self-links; nofollow links included).
+ * With fetchedOnly, only pages with a stored fetch result (fetch_seq) and links between them.
+ * threads: how many threads read the links (default: up to 4 for 200,000 pages or more).
+ */
+export function loadCrawlGraph(db: Database.Database, opts: { fetchedOnly?: boolean; threads?: number } = {}): CrawlGraph {
+  const where = opts.fetchedOnly ? 'fetch_seq IS NOT NULL' : '';
+  const n = db.prepare(`SELECT count(*) FROM pages ${where ? `WHERE ${where}` : ''}`).pluck().get() as number;
+  // Ids come from CrawlStore, 1, 2, 3...; Int32Array keeps the node -> id map at 4 bytes a page.
+  const pageIds = new Int32Array(n);
+  let count = 0;
+  scanRanges(db, 'pages', ['id'], where, ({ cols, length }) => {
+    const ids = cols[0]!;
+    for (let i = 0; i < length; i++) {
+      if (ids[i]! > 0x7fffffff || ids[i]! < 0) throw new RangeError(`page id ${ids[i]} is beyond 2^31: not a crawlbench id`);
+      pageIds[count++] = ids[i]!;
+    }
+  });
+  if (count !== n) throw new Error(`pages changed while loading (${count} of ${n})`);
+  const maxId = n > 0 ? pageIds[n - 1]! : 0;
+  const graph = maxId < DIRECT_LIMIT ? loadDense(db, pageIds, maxId, opts.threads) : loadSparse(db, pageIds);
+  let nodeOf: Map<number, number> | undefined;
+  return {
+    graph,
+    pageIds,
+    get nodeOf() {
+      if (!nodeOf) {
+        nodeOf = new Map();
+        for (let v = 0; v < n; v++) nodeOf.set(pageIds[v]!, v);
+      }
+      return nodeOf;
+    },
+  };
+}
+
+/**
+ * The usual case, ids below DIRECT_LIMIT: page id -> node by a direct lookup table, links
+ * read by readAllLinks (on several threads for large crawls, so the table and the
+ * out-degree counts live in shared memory). The node order follows the page ids, so the
+ * pieces of each thread's id range concatenate into the CSR targets.
+ */
+function loadDense(db: Database.Database, pageIds: Int32Array, maxId: number, threads?: number): CsrGraph {
+  const n = pageIds.length;
+  const table = new Int32Array(new SharedArrayBuffer(4 * (maxId + 1))).fill(-1);
+  for (let v = 0; v < n; v++) table[pageIds[v]!] = v;
+  const outdeg = new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, n)));
+  const parts = readAllLinks(db, pageIds, table, outdeg, threads);
+  const offsets = new Uint32Array(n + 1);
+  for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v]! + outdeg[v]!;
+  let targets: Uint32Array;
+  if (parts.length === 1) targets = parts[0]!;
+  else {
+    targets = new Uint32Array(parts.reduce((sum, p) => sum + p.length, 0));
+    let at = 0;
+    for (const p of parts) (targets.set(p, at), (at += p.length));
+  }
+  if (targets.length !== offsets[n]) throw new Error(`links changed while loading (${targets.length} targets, ${offsets[n]} counted)`);
+  return { n, offsets, targets };
+}
+
+/** Page ids too large for a lookup table (not made by CrawlStore): a Map, one thread. */
+function loadSparse(db: Database.Database, pageIds: Int32Array): CsrGraph {
+  const n = pageIds.length;
+  const map = new Map<number, number>();
+  for (let v = 0; v < n; v++) map.set(pageIds[v]!, v);
+  const offsets = new Uint32Array(n + 1);
+  let targets = new Uint32Array(1 << 16);
+  let m = 0;
+  let prevA = -1;
+  let prevB = -1;
+  forEachLinkChunk(db, (src, dst, length) => {
+    if (m + length > targets.length) {
+      const grown = new Uint32Array(Math.max(m + length, targets.length * 2));
+      grown.set(targets.subarray(0, m));
+      targets = grown;
+    }
+    for (let i = 0; i < length; i++) {
+      const a = map.get(src[i]!) ?? -1;
+      const b = map.get(dst[i]!) ?? -1;
+      if (a < 0 || b < 0 || a === b) continue;
+      if (a < prevA || (a === prevA && b <= prevB)) throw new Error('links not in (src, dst) order or not unique');
+      targets[m++] = b;
+      offsets[a + 1]!++;
+      prevA = a;
+      prevB = b;
+    }
+  });
+  for (let v = 0; v < n; v++) offsets[v + 1]! += offsets[v]!;
+  return { n, offsets, targets: targets.slice(0, m) };
+}
+
+/**
+ * Opens a crawl database file read-only and returns its pages' PageRank by canonical URL
+ * (computing it if no stored result exists, or the stored one predates the last fetch or
+ * used another damping). Throws CrawlError DB_NOT_A_CRAWL / DB_MISSING for bad files.
+ */
+export function pageRankByUrl(dbPath: string, opts: { damping?: number } = {}): Map<string, number> {
+  const { db, close } = openCrawlReadonly(dbPath);
+  try {
+    const run = latestFreshRun(db, 'page', opts.damping);
+    const out = new Map<string, number>();
+    if (run) {
+      for (const [url, value] of readPageRun(db, run.id)) out.set(url, value);
+      return out;
+    }
+    const cg = loadCrawlGraph(db);
+    const { ranks } = pagerank(cg.graph, { damping: opts.damping ?? DEFAULT_DAMPING });
+    // Nodes are pages in id order, so the same ordered scan lines URLs up with ranks.
+    let v = 0;
+    for (const url of db.prepare('SELECT url FROM pages ORDER BY id').pluck().iterate()) out.set(url as string, ranks[v++]!);
+    return out;
+  } finally {
+    close();
+  }
+}

@@ -1,0 +1,218 @@
+import type { Db } from '../store/database.js';
+import { loadCrawlGraph, pageRankByUrl } from './crawl-graph.js';
+import { kendallTauB } from './kendall.js';
+import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
+import { latestFreshRun, openCrawlReadonly, readPageRunById } from './pagerank-store.js';
+
+export interface EvaluateOptions {
+  /** Another crawl whose PageRank (matched by canonical URL) is the truth. */
+  oracle?: string;
+  /** Hot-page threshold G for Crawl & Stop with Threshold, on the normalised scale. */
+  threshold?: number;
+  /** Points kept in the curve (default 1000). */
+  points?: number;
+}
+
+export interface CurvePoint {
+  /** Pages fetched so far, as a fraction of all fetched pages. */
+  fractionPages: number;
+  /** Share of the (normalised) PageRank held by the pages fetched so far. */
+  cumulativePageRank: number;
+  /** Seconds since the first fetch. */
+  seconds: number;
+  /** Expected value for a random order: the diagonal. */
+  random: number;
+  /** The best possible order: pages sorted by PageRank. */
+  upperBound: number;
+}
+
+export interface Evaluation {
+  db: string;
+  oracle: string | null;
+  /** Where the truth came from: a stored run of this crawl, computed now, or the oracle crawl. */
+  truth: 'stored' | 'computed' | 'oracle';
+  damping: number;
+  pagesFetched: number;
+  /** Share of the oracle's PageRank on pages this crawl fetched (1 without an oracle). */
+  truthCovered: number;
+  crawlSeconds: number;
+  /** Area under the cumulative curve over [0, 1] (trapezoids from (0, 0)); random = 0.5. */
+  averageCumulativePageRank: number;
+  upperBoundAverage: number;
+  /** tau-b of (-fetch_seq, PageRank): +1 when pages come in decreasing PageRank, -1 reversed. */
+  kendallTau: number;
+  /** Cho's Crawl & Stop: share of the top-K pages among the first K fetched. */
+  crawlAndStop: Array<{ percent: number; k: number; share: number }>;
+  /** Crawl & Stop with Threshold: share of the hot pages (value >= g) fetched by each point. */
+  threshold: { g: number; hotPages: number; fetched: Array<{ percent: number; share: number | null }> };
+  /** Smallest fraction of pages holding each share of the PageRank. */
+  pagesForPageRank: Array<{ pageRank: number; fractionPages: number | null }>;
+  curve: CurvePoint[];
+}
+
+const STOP_PERCENTS = [1, 5, 10, 25, 50];
+const THRESHOLD_PERCENTS = [10, 25, 50, 75];
+const PAGERANK_SHARES = [0.5, 0.8, 0.95];
+
+/**
+ * Quality of a finished crawl (design.md section 4). The truth is the PageRank of the
+ * complete crawled graph (every known page a node; a stored fresh run is reused), or of an
+ * oracle crawl matched by URL (pages it lacks get 0). Either way the values of the pages
+ * this crawl fetched are normalised to sum 1, so every curve ends at 1.
+ */
+export function evaluateCrawl(dbPath: string, opts: EvaluateOptions = {}): Evaluation {
+  const { db, close } = openCrawlReadonly(dbPath); // first, so a bad DB fails before any work
+  let truthByUrl: Map<string, number> | undefined;
+  let fetched: FetchedPages;
+  let truth: Evaluation['truth'];
+  let damping = DEFAULT_DAMPING;
+  try {
+    if (opts.oracle !== undefined) truthByUrl = pageRankByUrl(opts.oracle);
+    fetched = readFetched(db);
+    if (truthByUrl) {
+      truth = 'oracle';
+      const oracle = truthByUrl;
+      fetched.urls.forEach((url, i) => (fetched.values[i] = oracle.get(url) ?? 0));
+    } else {
+      const run = latestFreshRun(db, 'page');
+      truth = run ? 'stored' : 'computed';
+      if (run) damping = run.damping;
+      const byId = run ? readPageRunById(db, run.id) : computeById(db);
+      fetched.ids.forEach((id, i) => (fetched.values[i] = byId.get(id) ?? 0));
+    }
+  } finally {
+    close();
+  }
+  const total = fetched.values.reduce((a, b) => a + b, 0);
+  if (total > 0) for (let i = 0; i < fetched.values.length; i++) fetched.values[i]! /= total;
+  const covered = truthByUrl ? Math.min(1, total / sumOf(truthByUrl.values())) : 1;
+  return {
+    db: dbPath,
+    oracle: opts.oracle ?? null,
+    truth,
+    damping,
+    truthCovered: covered,
+    ...metrics(fetched, opts),
+  };
+}
+
+interface FetchedPages {
+  ids: number[];
+  urls: string[];
+  times: Float64Array;
+  values: Float64Array;
+}
+
+function readFetched(db: Db): FetchedPages {
+  const rows = db
+    .prepare('SELECT id, url, fetched_at FROM pages WHERE fetch_seq IS NOT NULL ORDER BY fetch_seq')
+    .raw()
+    .all() as Array<[number, string, number | null]>;
+  const times = new Float64Array(rows.length);
+  rows.forEach((r, i) => (times[i] = r[2] ?? NaN));
+  return { ids: rows.map((r) => r[0]), urls: rows.map((r) => r[1]), times, values: new Float64Array(rows.length) };
+}
+
+function computeById(db: Db): Map<number, number> {
+  const cg = loadCrawlGraph(db);
+  const { ranks } = pagerank(cg.graph, { damping: DEFAULT_DAMPING });
+  const out = new Map<number, number>();
+  for (let v = 0; v < cg.pageIds.length; v++) out.set(cg.pageIds[v]!, ranks[v]!);
+  return out;
+}
+
+function sumOf(values: Iterable<number>): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
+/** Everything that depends only on the fetch order and the (normalised) values. */
+export function metrics(
+  f: { values: Float64Array; times: Float64Array },
+  opts: EvaluateOptions = {},
+): Omit<Evaluation, 'db' | 'oracle' | 'truth' | 'damping' | 'truthCovered'> {
+  const v = f.values;
+  const n = v.length;
+  const sorted = Float64Array.from(v).sort().reverse(); // descending
+  const cum = prefixSums(v);
+  const best = prefixSums(sorted);
+  const area = (c: Float64Array) => {
+    let a = 0;
+    for (let i = 1; i <= n; i++) a += (c[i - 1]! + c[i]!) / 2;
+    return n > 0 ? a / n : NaN;
+  };
+
+  const position = new Float64Array(n);
+  for (let i = 0; i < n; i++) position[i] = -i; // earlier fetch = larger x
+  const kendallTau = kendallTauB(position, v);
+
+  const crawlAndStop = STOP_PERCENTS.map((percent) => {
+    const k = Math.max(1, Math.ceil((n * percent) / 100));
+    if (n === 0) return { percent, k: 0, share: NaN };
+    // Ties at the K-th value: the tied pages share the top-K slots left after the larger ones.
+    const t = sorted[Math.min(k, n) - 1]!;
+    let above = 0;
+    while (above < n && sorted[above]! > t) above++;
+    let greater = 0;
+    let equal = 0;
+    for (let i = 0; i < Math.min(k, n); i++) {
+      if (v[i]! > t) greater++;
+      else if (v[i] === t) equal++;
+    }
+    return { percent, k, share: (greater + Math.min(equal, k - above)) / k };
+  });
+
+  const g = opts.threshold ?? (n > 0 ? sorted[Math.max(1, Math.ceil(n / 10)) - 1]! : 0);
+  let hotPages = 0;
+  for (let i = 0; i < n; i++) if (v[i]! >= g) hotPages++;
+  const fetchedHot = THRESHOLD_PERCENTS.map((percent) => {
+    const k = Math.ceil((n * percent) / 100);
+    let hot = 0;
+    for (let i = 0; i < k; i++) if (v[i]! >= g) hot++;
+    return { percent, share: hotPages > 0 ? hot / hotPages : null };
+  });
+
+  const pagesForPageRank = PAGERANK_SHARES.map((share) => {
+    let i = 1;
+    while (i <= n && cum[i]! < share - 1e-12) i++;
+    return { pageRank: share, fractionPages: i <= n ? i / n : null };
+  });
+
+  const t0 = n > 0 ? f.times[0]! : 0;
+  return {
+    pagesFetched: n,
+    crawlSeconds: n > 0 ? (f.times[n - 1]! - t0) / 1000 : 0,
+    averageCumulativePageRank: area(cum),
+    upperBoundAverage: area(best),
+    kendallTau,
+    crawlAndStop,
+    threshold: { g, hotPages, fetched: fetchedHot },
+    pagesForPageRank,
+    curve: sampleIndices(n, opts.points ?? 1000).map((i) => ({
+      fractionPages: n > 0 ? i / n : 0,
+      cumulativePageRank: cum[i]!,
+      seconds: i > 0 ? (f.times[i - 1]! - t0) / 1000 : 0,
+      random: n > 0 ? i / n : 0,
+      upperBound: best[i]!,
+    })),
+  };
+}
+
+/** c[i] = sum of the first i values (c[0] = 0). */
+function prefixSums(v: Float64Array): Float64Array {
+  const c = new Float64Array(v.length + 1);
+  for (let i = 0; i < v.length; i++) c[i + 1] = c[i]! + v[i]!;
+  return c;
+}
+
+/** About `points` indices in 0..n, evenly spread, always with both ends. */
+function sampleIndices(n: number, points: number): number[] {
+  if (n + 1 <= points) return Array.from({ length: n + 1 }, (_, i) => i);
+  const out: number[] = [];
+  for (let k = 0; k < points; k++) {
+    const i = Math.round((k * n) / (points - 1));
+    if (out[out.length - 1] !== i) out.push(i);
+  }
+  return out;
+}
