@@ -9,7 +9,9 @@ export function parseFlags(argv: string[], options: NonNullable<ParseArgsConfig[
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { flags: values as Flags, positionals };
   } catch (err) {
-    const msg = (err as Error).message.replace(/\. To specify a positional.*$/s, '');
+    const msg = (err as Error).message
+      .replace(/\. To specify a positional.*$/s, '')
+      .replace(/\s*\n\s*/g, ' ');
     throw badOption('arguments', msg);
   }
 }

@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { parseDuration, parseSize } from '../config/units.js';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
-import { intFlag, listFlag, parseFlags, type Flags } from './args.js';
+import { PARAMS } from '../policies/params.js';
+import { listPolicies } from '../policies/registry.js';
+import { intFlag, listFlag, numberFlag, parseFlags, type Flags } from './args.js';
 import { ProgressPrinter, summaryText } from './output.js';
 
 export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [options]
@@ -15,7 +18,14 @@ export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds
   --host HOST            crawl this exact host (repeatable); default scope: the seeds' hosts
   --exclude REGEX        skip URLs matching this regular expression (repeatable)
   --site-key host|domain what a site is: the host (default) or its registrable domain
-  --policy NAME          ordering policy (default breadth-first)
+  --policy NAME          ordering policy (default breadth-first; listed below)
+  --history FILE         an earlier crawl's database: its PageRank guides historical-* and quality
+  --topic WORD           the topic word of --policy topic
+  --alpha A              EWMA weight of old estimates, 0..1 (performance, quality, crawl-ability; default 0.8)
+  --pipelining P         pipelining saving p in T = 2*ConnectionTime + P*ResponseTime/p (default 1.2)
+  --requests-per-connection N  assumed until a server is measured (default 50)
+  --new-pages RULE       quality/crawl-ability with --history: zero | random | parent (default parent)
+  --policy-seed N        seed of historical-pagerank-random (default 1)
   --w DURATION           wait between connections to one site (default 15s)
   --c N                  pages per keep-alive connection (default 1)
   --r N                  simultaneous connections (default 256)
@@ -40,7 +50,17 @@ export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds
   --content-budget SIZE  size budget of that content store (default 10GiB)
   --max-db-size SIZE     pause cleanly when the database reaches this size
   --json                 print the summary as one JSON object on stdout
-  --quiet                no live progress line`;
+  --quiet                no live progress line
+
+policies (--policy NAME):
+${policyList()}`;
+
+function policyList(): string {
+  const flagOf = (p: string) => PARAMS[p]?.flag ?? p;
+  return listPolicies()
+    .map((p) => `  ${p.name.padEnd(27)}${p.summary}${p.params.length > 0 ? ` [${p.params.map(flagOf).join(' ')}]` : ''}`)
+    .join('\n');
+}
 
 const OPTIONS = {
   db: { type: 'string' },
@@ -51,6 +71,13 @@ const OPTIONS = {
   exclude: { type: 'string', multiple: true },
   'site-key': { type: 'string' },
   policy: { type: 'string' },
+  history: { type: 'string' },
+  topic: { type: 'string' },
+  alpha: { type: 'string' },
+  pipelining: { type: 'string' },
+  'requests-per-connection': { type: 'string' },
+  'new-pages': { type: 'string' },
+  'policy-seed': { type: 'string' },
   w: { type: 'string' },
   c: { type: 'string' },
   r: { type: 'string' },
@@ -155,6 +182,7 @@ export function settingsFromFlags(flags: Flags): Partial<CrawlSettingsInput> {
     scope: scopeGiven ? { suffixes: listFlag(flags, 'scope'), hosts: listFlag(flags, 'host'), excludes: (flags.exclude as string[] | undefined) ?? [] } : undefined,
     siteKey: siteKey as 'host' | 'domain' | undefined,
     policy: flags.policy as string | undefined,
+    policyParams: policyParamsFromFlags(flags),
     w: dur('w'),
     c: intFlag(flags, 'c', 1),
     r: intFlag(flags, 'r', 1),
@@ -183,4 +211,19 @@ export function settingsFromFlags(flags: Flags): Partial<CrawlSettingsInput> {
     maxDbSize: size('max-db-size'),
   };
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<CrawlSettingsInput>;
+}
+
+/** Policy flags -> settings.policyParams (only those given; the policy checks their values). */
+function policyParamsFromFlags(flags: Flags): Record<string, unknown> | undefined {
+  const params: Record<string, unknown> = {
+    history: flags.history === undefined ? undefined : resolvePath(String(flags.history)),
+    topic: flags.topic as string | undefined,
+    alpha: numberFlag(flags, 'alpha', 0),
+    p: numberFlag(flags, 'pipelining', 0),
+    requestsPerConnection: numberFlag(flags, 'requests-per-connection', 1),
+    newPages: flags['new-pages'] as string | undefined,
+    seed: intFlag(flags, 'policy-seed', 0),
+  };
+  const given = Object.entries(params).filter(([, v]) => v !== undefined);
+  return given.length > 0 ? Object.fromEntries(given) : undefined;
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { conflictingSettings, validateSettings, type CrawlSettings, type CrawlSettingsInput } from '../config/settings.js';
 import { HttpFetcher, type Fetcher } from '../fetch/fetcher.js';
+import { policyContext } from '../policies/context.js';
 import { createPolicy } from '../policies/registry.js';
 import { RealClock, type Clock } from '../scheduler/clock.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
@@ -13,6 +14,7 @@ import { Scope } from '../url/scope.js';
 import { CrawlCounters, type CrawlContext } from './context.js';
 import { discover } from './discovery.js';
 import { RobotsCache } from './robots-cache.js';
+import { replayPolicy } from './policy-replay.js';
 import { runSession } from './session-runner.js';
 import { SiteRegistry } from './site-registry.js';
 import { LiveStats, type StatsSnapshot } from './stats.js';
@@ -67,7 +69,7 @@ export class Crawler extends EventEmitter {
   private constructor(store: CrawlStore, settings: CrawlSettings, opts: CrawlerOptions) {
     super();
     this.clock = opts.clock ?? new RealClock();
-    const policy = createPolicy(settings.policy, settings.policyParams);
+    const policy = createPolicy(settings.policy, settings.policyParams, policyContext(settings));
     const scheduler = new Scheduler({ clock: this.clock, policy, r: settings.r, c: settings.c, w: settings.w, batch: settings.batch });
     const sites = new SiteRegistry(store);
     const seedHosts = settings.seeds.map((s) => new URL(s).hostname);
@@ -103,7 +105,7 @@ export class Crawler extends EventEmitter {
     }
     if (seeds.length === 0) throw new CrawlError(ErrorCodes.BAD_SEED, 'no seed URL given (use --seed URL or --seeds FILE)');
     const settings = validateSettings({ ...input, seeds });
-    createPolicy(settings.policy, settings.policyParams); // fail on a bad policy before creating the file
+    createPolicy(settings.policy, settings.policyParams, policyContext(settings)); // fail on a bad policy before creating the file
     const scope = new Scope({ ...settings.scope, seedHosts: seeds.map((s) => new URL(s).hostname) });
     for (const seed of seeds) {
       if (scope.check(seed) !== null) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${seed} is outside the crawl's scope`);
@@ -132,6 +134,7 @@ export class Crawler extends EventEmitter {
       store.saveSettings(settings);
       const crawler = new Crawler(store, settings, opts);
       crawler.loadFrontier();
+      replayPolicy(crawler.ctx);
       return crawler;
     } catch (err) {
       store.close();
@@ -206,12 +209,8 @@ export class Crawler extends EventEmitter {
       settings.maxPages === null ? Infinity : settings.maxPages - this.ctx.counters.pagesFetched - this.inFlightPages;
     if (this.stopReason === null) {
       for (let left = budget(); left > 0; left = budget()) {
-        const session = scheduler.take();
+        const session = scheduler.take(left);
         if (!session) break;
-        if (session.pages.length > left) {
-          const extra = session.pages.splice(left);
-          for (const p of extra) scheduler.enqueue(session.site, p.id, p.priority);
-        }
         this.start(session);
       }
     }

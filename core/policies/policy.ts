@@ -44,4 +44,25 @@ export interface Policy {
   onFetched?(pageId: number, site: SiteState, targets: readonly number[]): void;
   /** Called every K fetched pages in batch mode, before the next batch is formed. */
   onBatch?(): void;
+  /**
+   * Live estimate: the share (0..1) of the estimated total importance held by the pages
+   * fetched so far (OPIC: cash history; PageRank policies: latest PageRank; historical:
+   * old PageRank), or null if the policy has none (yet).
+   */
+  estimate?(): number | null;
+}
+
+/**
+ * What a policy factory may know about the crawl it is built for. Every field is optional
+ * so that the simulator (or a test) can build a policy from less.
+ */
+export interface PolicyContext {
+  /** The scheduler's batch size K when the crawl runs in batches (it then calls onBatch), else null. */
+  batch?: number | null;
+  /** Expected crawl size (settings.maxPages), for defaults such as K. */
+  maxPages?: number | null;
+  /** Whether a canonical URL is in this crawl's scope (to check that --history is about it). */
+  inScope?: (url: string) => boolean;
+  /** Old PageRank by canonical URL from a history file (default: pageRankByUrl of a crawl database). */
+  loadHistory?: (path: string) => ReadonlyMap<string, number>;
 }

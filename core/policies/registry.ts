@@ -1,26 +1,110 @@
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { BacklinkCount } from './backlink-count.js';
+import { BatchPageRank } from './batch-pagerank.js';
 import { BreadthFirst } from './breadth-first.js';
-import type { Policy } from './policy.js';
+import { CrawlAbility } from './crawl-ability.js';
+import { HistoricalPageRank, type NewPageRule } from './historical-pagerank.js';
+import { loadHistory } from './history.js';
+import { LargerSitesFirst } from './larger-sites-first.js';
+import { Opic } from './opic.js';
+import { batchSize, checkParams, numberParam, stringParam } from './params.js';
+import { PartialPageRank } from './partial-pagerank.js';
+import { Performance } from './performance.js';
+import type { Policy, PolicyContext } from './policy.js';
+import { Quality, qualitySource } from './quality.js';
+import { serverModel } from './server-rank.js';
+import { Topic } from './topic.js';
+
+export type { PolicyContext } from './policy.js';
 
 /**
  * The one registry of ordering policies. The crawler and the simulator both build their
- * policy here, so that no policy is ever implemented twice.
+ * policy here, so that no policy is ever implemented twice. `params` lists the
+ * settings.policyParams keys a policy takes (params.ts says what each means).
  */
 export interface PolicyInfo {
   name: string;
   summary: string;
-  create(params: Record<string, unknown>): Policy;
+  params: readonly string[];
+  create(params: Record<string, unknown>, ctx: PolicyContext): Policy;
+}
+
+const SERVER = ['alpha', 'p', 'requestsPerConnection'] as const;
+
+function historical(rule: NewPageRule, summary: string): PolicyInfo {
+  return {
+    name: `historical-pagerank-${rule}`,
+    summary,
+    params: rule === 'random' ? ['history', 'seed'] : ['history'],
+    create: (params, ctx) => {
+      const path = stringParam(params, 'history');
+      if (path === undefined) throw badOption('--history', `required by policy historical-pagerank-${rule} (an earlier crawl's database)`);
+      return new HistoricalPageRank(loadHistory(path, ctx), rule, numberParam(params, 'seed', 1, 0, 2 ** 32 - 1, true));
+    },
+  };
 }
 
 const POLICIES: PolicyInfo[] = [
-  { name: 'breadth-first', summary: 'FIFO at both levels: pages in discovery order, politeness permitting', create: () => new BreadthFirst() },
+  { name: 'breadth-first', summary: 'FIFO at both levels: pages in discovery order, politeness permitting', params: [], create: () => new BreadthFirst() },
+  { name: 'backlink-count', summary: 'most in-links from the pages fetched so far first', params: [], create: () => new BacklinkCount() },
+  {
+    name: 'batch-pagerank',
+    summary: 'every K pages, PageRank of the graph seen so far; pages by it until the next computation',
+    params: ['batch'],
+    create: (params, ctx) => {
+      const { k, scheduled } = batchSize(params, ctx);
+      return new BatchPageRank(k, scheduled);
+    },
+  },
+  {
+    name: 'partial-pagerank',
+    summary: 'batch-pagerank; in between, a new page gets the sum of PR(parent)/outdegree(parent)',
+    params: ['batch'],
+    create: (params, ctx) => {
+      const { k, scheduled } = batchSize(params, ctx);
+      return new PartialPageRank(k, scheduled);
+    },
+  },
+  { name: 'opic', summary: 'OPIC: fetched pages split their cash among their links; most cash first', params: [], create: () => new Opic() },
+  { name: 'larger-sites-first', summary: 'the site with the most pending pages first', params: [], create: () => new LargerSitesFirst() },
+  historical('zero', 'old PageRank of the --history crawl first; new pages get 0'),
+  historical('random', 'old PageRank of the --history crawl first; new pages get a random old value'),
+  historical('parent', 'old PageRank of the --history crawl first; new pages get PR(parent)/outdegree(parent)'),
+  {
+    name: 'performance',
+    summary: 'servers by pages per connection over connection time, P/T; URLs FIFO',
+    params: SERVER,
+    create: (params) => new Performance(serverModel(params)),
+  },
+  {
+    name: 'quality',
+    summary: 'URLs by quality (old PageRank with --history, else OPIC cash); servers by their best URL',
+    params: ['alpha', 'requestsPerConnection', 'history', 'newPages', 'seed'],
+    create: (params, ctx) => new Quality(qualitySource(params, ctx), serverModel(params)),
+  },
+  {
+    name: 'crawl-ability',
+    summary: 'servers by quality of their next P URLs per unit of connection time, C = Q/T',
+    params: [...SERVER, 'history', 'newPages', 'seed'],
+    create: (params, ctx) => new CrawlAbility(qualitySource(params, ctx), serverModel(params)),
+  },
+  {
+    name: 'topic',
+    summary: 'pages whose URL or anchor holds --topic WORD, and those 3 links around them, first',
+    params: ['topic'],
+    create: (params) => {
+      const word = stringParam(params, 'topic');
+      if (word === undefined) throw badOption('--topic', 'required by policy topic (the topic word)');
+      return new Topic(word.trim());
+    },
+  },
 ];
 
 export function listPolicies(): readonly PolicyInfo[] {
   return POLICIES;
 }
 
-export function createPolicy(name: string, params: Record<string, unknown> = {}): Policy {
+export function createPolicy(name: string, params: Record<string, unknown> = {}, ctx: PolicyContext = {}): Policy {
   const info = POLICIES.find((p) => p.name === name);
   if (!info) {
     throw new CrawlError(
@@ -28,5 +112,6 @@ export function createPolicy(name: string, params: Record<string, unknown> = {})
       `--policy: unknown policy "${name}" (available: ${POLICIES.map((p) => p.name).join(', ')})`,
     );
   }
-  return info.create(params);
+  checkParams(name, info.params, params);
+  return info.create(params, ctx);
 }

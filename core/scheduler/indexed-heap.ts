@@ -55,6 +55,31 @@ export class IndexedHeap {
     this.removeAt(i);
     return true;
   }
+  /**
+   * The k highest priorities, best first, without removing anything: a best-first walk
+   * of the heap's tree (O(k log k)), for policies that look at the next k pages of a site.
+   */
+  topPriorities(k: number): number[] {
+    const out: number[] = [];
+    if (k <= 0 || this.ids.length === 0) return out;
+    const cand: number[] = [0];
+    const better = (a: number, b: number) => this.before(cand[a]!, cand[b]!);
+    while (out.length < k && cand.length > 0) {
+      const i = cand[0]!;
+      out.push(this.prio[i]!);
+      const last = cand.pop()!;
+      if (cand.length > 0) {
+        cand[0] = last;
+        siftDown(cand, 0, better);
+      }
+      for (const child of [2 * i + 1, 2 * i + 2]) {
+        if (child >= this.ids.length) continue;
+        cand.push(child);
+        siftUp(cand, cand.length - 1, better);
+      }
+    }
+    return out;
+  }
   *entries(): IterableIterator<[id: number, priority: number]> {
     for (let i = 0; i < this.ids.length; i++) yield [this.ids[i]!, this.prio[i]!];
   }
@@ -114,5 +139,26 @@ export class IndexedHeap {
       this.swap(i, best);
       i = best;
     }
+  }
+}
+
+function siftUp(a: number[], i: number, better: (x: number, y: number) => boolean): void {
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (!better(i, p)) break;
+    [a[i], a[p]] = [a[p]!, a[i]!];
+    i = p;
+  }
+}
+function siftDown(a: number[], i: number, better: (x: number, y: number) => boolean): void {
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let best = i;
+    if (l < a.length && better(l, best)) best = l;
+    if (r < a.length && better(r, best)) best = r;
+    if (best === i) break;
+    [a[i], a[best]] = [a[best]!, a[i]!];
+    i = best;
   }
 }

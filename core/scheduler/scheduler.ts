@@ -54,6 +54,8 @@ export class Scheduler implements PolicyHost {
   private readonly backlog = new IndexedHeap();
   private readonly backlogSite = new Map<number, SiteState>();
   private sinceBatch = 0;
+  /** Priorities of pages out in a session, kept current so a returned page keeps its rank. */
+  private readonly outPriority = new Map<number, number>();
   batchesFormed = 0;
 
   constructor(opts: SchedulerOptions) {
@@ -91,7 +93,9 @@ export class Scheduler implements PolicyHost {
   }
 
   setPagePriority(pageId: number, site: SiteState, priority: number): void {
-    if (this.backlog.has(pageId)) {
+    if (this.outPriority.has(pageId)) {
+      this.outPriority.set(pageId, priority);
+    } else if (this.backlog.has(pageId)) {
       this.backlog.set(pageId, priority);
     } else if (site.queue.has(pageId)) {
       site.queue.set(pageId, priority);
@@ -144,19 +148,24 @@ export class Scheduler implements PolicyHost {
   }
 
   // ---- sessions ---------------------------------------------------------------------
-  /** The next connection to open, or null if r is reached or no site may be contacted now. */
-  take(): Session | null {
+  /**
+   * The next connection to open, or null if r is reached or no site may be contacted now.
+   * `limit` caps the pages taken (e.g. what --max-pages still allows).
+   */
+  take(limit = Infinity): Session | null {
     if (this.inFlight >= this.r) return null;
     this.wakeDue();
     const id = this.ready.pop();
     if (id === undefined) return null;
     const site = this.byId.get(id)!;
     const wanted = this.policy.pagesPerConnection ? this.policy.pagesPerConnection(site, this.c) : this.c;
-    const k = Math.max(1, Math.min(this.c, wanted, site.queue.size));
+    const k = Math.max(1, Math.min(this.c, wanted, site.queue.size, limit));
     const pages: QueuedPage[] = [];
     for (let i = 0; i < k; i++) {
       const priority = site.queue.peekPriority()!;
-      pages.push({ id: site.queue.pop()!, priority });
+      const id = site.queue.pop()!;
+      pages.push({ id, priority });
+      this.outPriority.set(id, priority);
     }
     this.queued -= pages.length;
     if (site.queue.size === 0) this.withPending--;
@@ -174,11 +183,16 @@ export class Scheduler implements PolicyHost {
   finish(session: Session, endedAt: number, returned: readonly QueuedPage[] = [], extraDelayMs = 0): void {
     const site = session.site;
     this.inFlight--;
+    const latest = new Map<number, number>();
+    for (const p of session.pages) {
+      latest.set(p.id, this.outPriority.get(p.id) ?? p.priority);
+      this.outPriority.delete(p.id);
+    }
     const wait = Math.max(this.w, site.crawlDelayMs ?? 0) + extraDelayMs;
     site.readyAt = Math.max(site.readyAt, endedAt + wait);
     if (site.status === 'parked') return;
     site.status = 'idle';
-    for (const p of returned) this.pushToSite(site, p.id, p.priority);
+    for (const p of returned) this.pushToSite(site, p.id, latest.get(p.id) ?? p.priority);
     this.wakeOrSnooze(site);
   }
 

@@ -23,6 +23,8 @@ export class SiteState {
   pagesFetched = 0;
   consecutiveErrors = 0;
   ip: string | null = null;
+  /** EWMA weight of the old estimate (crawl-ability paper: 0.8); a policy may set it. */
+  ewmaAlpha = 0.8;
 
   constructor(
     readonly id: number,
@@ -34,10 +36,10 @@ export class SiteState {
   }
 
   measureConnection(connectMs: number | null, requests: number): void {
-    if (connectMs !== null) this.connectMs = ewma(this.connectMs, connectMs);
-    if (requests > 0) this.requestsPerConn = ewma(this.requestsPerConn, requests);
+    if (connectMs !== null) this.connectMs = ewma(this.connectMs, connectMs, this.ewmaAlpha);
+    if (requests > 0) this.requestsPerConn = ewma(this.requestsPerConn, requests, this.ewmaAlpha);
   }
   measureResponse(responseMs: number): void {
-    this.responseMs = ewma(this.responseMs, responseMs);
+    this.responseMs = ewma(this.responseMs, responseMs, this.ewmaAlpha);
   }
 }

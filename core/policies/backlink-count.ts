@@ -1,0 +1,33 @@
+import { distinctTargets, PendingPages } from './link-graph.js';
+import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
+
+/**
+ * Backlink-count (design.md section 3): the page with the most in-links from the pages
+ * fetched so far goes first. A page's count rises when a fetched page links to it; equal
+ * counts fall back to discovery order.
+ */
+export class BacklinkCount implements Policy {
+  readonly name = 'backlink-count';
+  private host: PolicyHost | null = null;
+  private readonly pending = new PendingPages();
+  private readonly inLinks = new Map<number, number>();
+
+  attach(host: PolicyHost): void {
+    this.host = host;
+  }
+
+  pagePriority(page: DiscoveredPage): number {
+    this.pending.add(page.id, page.site);
+    return this.inLinks.get(page.id) ?? 0;
+  }
+
+  onFetched(pageId: number, _site: unknown, targets: readonly number[]): void {
+    this.pending.remove(pageId);
+    for (const t of distinctTargets(pageId, targets)) {
+      const n = (this.inLinks.get(t) ?? 0) + 1;
+      this.inLinks.set(t, n);
+      const site = this.pending.siteOf(t);
+      if (site) this.host?.setPagePriority(t, site, n);
+    }
+  }
+}

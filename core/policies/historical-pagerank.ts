@@ -1,0 +1,84 @@
+import type { SiteState } from '../scheduler/site-state.js';
+import { seededRandom } from './history.js';
+import { distinctTargets, PendingPages } from './link-graph.js';
+import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
+
+export type NewPageRule = 'zero' | 'random' | 'parent';
+
+/**
+ * Historical PageRank (design.md section 3): pages known to an earlier crawl of the same
+ * domain go by their old PageRank (matched by canonical URL); a new page gets 0, a value
+ * drawn uniformly from the old values (seeded: the same crawl draws the same values), or
+ * PR(parent)/outdegree(parent), with the parent's own value (old or estimated) and its
+ * out-degree in this crawl, known once the parent's links are (its onFetched).
+ */
+export class HistoricalPageRank implements Policy {
+  readonly name: string;
+  private host: PolicyHost | null = null;
+  private readonly pending = new PendingPages();
+  /** Value (priority) of every page ranked so far. */
+  private readonly value = new Map<number, number>();
+  /** Old PageRank of the pages the old crawl knew. */
+  private readonly old = new Map<number, number>();
+  private readonly fetched = new Set<number>();
+  /** New pages that already got their parent's share. */
+  private readonly given = new Set<number>();
+  private readonly oldValues: Float64Array;
+  private readonly random: () => number;
+  private knownOld = 0;
+  private fetchedOld = 0;
+
+  constructor(
+    private readonly history: ReadonlyMap<string, number>,
+    readonly rule: NewPageRule,
+    seed = 1,
+  ) {
+    this.name = `historical-pagerank-${rule}`;
+    this.oldValues = Float64Array.from(history.values());
+    this.random = seededRandom(seed);
+  }
+
+  attach(host: PolicyHost): void {
+    this.host = host;
+  }
+
+  pagePriority(page: DiscoveredPage): number {
+    this.pending.add(page.id, page.site);
+    const known = this.value.get(page.id);
+    if (known !== undefined) return known;
+    const old = this.history.get(page.url);
+    let v = 0;
+    if (old !== undefined) {
+      v = old;
+      this.old.set(page.id, old);
+      this.knownOld += old;
+    } else if (this.rule === 'random' && this.oldValues.length > 0) {
+      v = this.oldValues[Math.floor(this.random() * this.oldValues.length)]!;
+    }
+    this.value.set(page.id, v);
+    return v;
+  }
+
+  onFetched(pageId: number, _site: SiteState, targets: readonly number[]): void {
+    if (this.fetched.has(pageId)) return;
+    this.fetched.add(pageId);
+    this.pending.remove(pageId);
+    this.fetchedOld += this.old.get(pageId) ?? 0;
+    if (this.rule !== 'parent') return;
+    const out = distinctTargets(pageId, targets);
+    const share = (this.value.get(pageId) ?? 0) / Math.max(1, out.length);
+    for (const t of out) {
+      // A new page's first known parent (the one whose fetch discovered it) sets its value.
+      if (this.old.has(t) || this.given.has(t) || this.fetched.has(t) || !this.value.has(t)) continue;
+      this.given.add(t);
+      this.value.set(t, share);
+      const site = this.pending.siteOf(t);
+      if (site) this.host?.setPagePriority(t, site, share);
+    }
+  }
+
+  /** Old PageRank of the pages fetched so far over that of all known pages. */
+  estimate(): number | null {
+    return this.knownOld > 0 ? Math.min(1, this.fetchedOld / this.knownOld) : null;
+  }
+}

@@ -1,0 +1,69 @@
+import { badOption } from '../errors.js';
+import type { PolicyContext } from './policy.js';
+
+/**
+ * Policy parameters (settings.policyParams) and how the CLI spells them. Errors name the
+ * flag, so that `--alpha 2` and `policyParams: {alpha: 2}` report the same one line.
+ */
+export const PARAMS: Record<string, { flag: string; summary: string }> = {
+  history: { flag: '--history', summary: 'crawl database of an earlier crawl: its PageRank guides this one' },
+  newPages: { flag: '--new-pages', summary: 'quality with --history: value of pages not in it (zero | random | parent; default parent)' },
+  seed: { flag: '--policy-seed', summary: 'seed of historical-pagerank-random draws (default 1)' },
+  topic: { flag: '--topic', summary: 'topic word: pages whose URL or anchor text holds it, and pages 3 links around, go first' },
+  batch: { flag: '--batch', summary: 'recompute PageRank every K fetched pages (default settings.batch, else maxPages/30, else 1000)' },
+  alpha: { flag: '--alpha', summary: 'EWMA weight of the old estimate: new = old*alpha + measured*(1-alpha) (default 0.8)' },
+  p: { flag: '--pipelining', summary: 'pipelining saving p in T = 2*ConnectionTime + P*ResponseTime/p (default 1.2)' },
+  requestsPerConnection: { flag: '--requests-per-connection', summary: 'RequestsPerConnection of a server not yet measured (default 50)' },
+};
+
+function flag(name: string): string {
+  return PARAMS[name]?.flag ?? `policyParams.${name}`;
+}
+
+/** Refuses parameters the policy does not take (a typo would otherwise be silently ignored). */
+export function checkParams(policy: string, takes: readonly string[], params: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || takes.includes(key)) continue;
+    const known = takes.length > 0 ? `it takes ${takes.map(flag).join(', ')}` : 'it takes none';
+    throw badOption(flag(key), `not a parameter of policy ${policy} (${known})`);
+  }
+}
+
+export function numberParam(params: Record<string, unknown>, name: string, def: number, min: number, max = Infinity, integer = false): number {
+  const v = params[name];
+  if (v === undefined || v === null) return def;
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  const ok = typeof n === 'number' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
+  if (!ok) {
+    const range = max === Infinity ? `>= ${min}` : `between ${min} and ${max}`;
+    throw badOption(flag(name), `${JSON.stringify(v)} is not ${integer ? 'a whole number' : 'a number'} ${range}`);
+  }
+  return n as number;
+}
+
+export function stringParam(params: Record<string, unknown>, name: string): string | undefined {
+  const v = params[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || v.trim() === '') throw badOption(flag(name), `${JSON.stringify(v)} is not a non-empty string`);
+  return v;
+}
+
+export function choiceParam<T extends string>(params: Record<string, unknown>, name: string, choices: readonly T[], def: T): T {
+  const v = stringParam(params, name) ?? def;
+  if (!choices.includes(v as T)) throw badOption(flag(name), `"${v}" (use ${choices.join(', ')})`);
+  return v as T;
+}
+
+/**
+ * K of the batch policies: the scheduler's batch size when it works in batches (then it
+ * calls onBatch every K pages), else the batch parameter, else a thirtieth of the expected
+ * crawl size (maxPages), else 1000.
+ */
+export function batchSize(params: Record<string, unknown>, ctx: PolicyContext): { k: number; scheduled: boolean } {
+  if (ctx.batch !== undefined && ctx.batch !== null) {
+    if (!(Number.isInteger(ctx.batch) && ctx.batch >= 1)) throw badOption('--batch', `${ctx.batch} is not a whole number >= 1`);
+    return { k: ctx.batch, scheduled: true };
+  }
+  const fallback = ctx.maxPages ? Math.max(1, Math.round(ctx.maxPages / 30)) : 1000;
+  return { k: numberParam(params, 'batch', fallback, 1, Infinity, true), scheduled: false };
+}

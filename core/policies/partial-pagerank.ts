@@ -1,0 +1,32 @@
+import { BatchPageRank } from './batch-pagerank.js';
+
+/**
+ * Partial-PageRank (design.md section 3): batch-pagerank, and between recomputations a
+ * page newer than the last one gets the sum over its known parents (fetched pages linking
+ * to it) of PR(parent)/outdegree(parent), PR being the parent's latest PageRank or, for a
+ * parent newer than that, its own partial estimate.
+ */
+export class PartialPageRank extends BatchPageRank {
+  override readonly name = 'partial-pagerank';
+  private readonly partial = new Map<number, number>();
+
+  override valueOf(id: number): number {
+    return this.rankOf(id) ?? this.partial.get(id) ?? 0;
+  }
+
+  protected override afterFetch(pageId: number, targets: readonly number[]): void {
+    if (targets.length === 0) return;
+    const share = this.valueOf(pageId) / targets.length;
+    for (const t of targets) {
+      if (this.rankOf(t) !== undefined) continue;
+      const value = (this.partial.get(t) ?? 0) + share;
+      this.partial.set(t, value);
+      const site = this.pending.siteOf(t);
+      if (site) this.host?.setPagePriority(t, site, value);
+    }
+  }
+
+  protected override onRecomputed(): void {
+    this.partial.clear();
+  }
+}

@@ -1,0 +1,24 @@
+import type { SiteState } from '../scheduler/site-state.js';
+import type { DiscoveredPage, Policy } from './policy.js';
+import { adopt, pagesP, performanceRank, type ServerModel } from './server-rank.js';
+
+/**
+ * Performance (crawl-ability paper; design.md section 3): servers by R(s) = P(s)/T(s),
+ * pages per connection P(s), URLs of a server FIFO. Server choice is non-preemptive by
+ * construction: the scheduler never cuts an open connection short.
+ */
+export class Performance implements Policy {
+  readonly name = 'performance';
+  constructor(readonly model: ServerModel) {}
+
+  pagePriority(page: DiscoveredPage): number {
+    adopt(page.site, this.model);
+    return 0;
+  }
+  sitePriority(site: SiteState): number {
+    return performanceRank(site, this.model);
+  }
+  pagesPerConnection(site: SiteState): number {
+    return pagesP(site, this.model);
+  }
+}
