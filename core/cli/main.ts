@@ -1,6 +1,9 @@
 import { CrawlError } from '../errors.js';
 import { crawlCommand, CRAWL_USAGE } from './crawl-command.js';
 import { demoCommand, DEMO_USAGE } from './demo-command.js';
+import { evalCommand, EVAL_USAGE } from './eval-command.js';
+import { rankCommand, RANK_USAGE } from './rank-command.js';
+import { serveCommand, SERVE_USAGE } from './serve-command.js';
 import { testwebCommand, TESTWEB_USAGE } from './testweb-command.js';
 
 const USAGE = `crawlbench — a workbench for crawling a national web domain
@@ -11,18 +14,30 @@ commands:
   crawl     crawl (or resume) into a SQLite crawl database
   demo      start the built-in demo web on loopback and crawl it to the end
   testweb   serve a generated national web (or a graph from files) on loopback
+  rank      compute and store the PageRank of a crawl's pages (and sites)
+  eval      measure a finished crawl's ordering against PageRank
+  serve     the workbench in a browser: UI and API on 127.0.0.1, guarded by a token
 
 ${CRAWL_USAGE}
 
 ${DEMO_USAGE}
 
 ${TESTWEB_USAGE}
+
+${SERVE_USAGE}
+
+${RANK_USAGE}
+
+${EVAL_USAGE}
 `;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   crawl: crawlCommand,
   demo: demoCommand,
   testweb: testwebCommand,
+  serve: serveCommand,
+  rank: rankCommand,
+  eval: evalCommand,
 };
 
 /**

@@ -1,0 +1,135 @@
+/**
+ * Browser mode: the built renderer and the API (HTTP POST /api/call and WebSocket /api) on
+ * 127.0.0.1 only. Every request needs the token printed at start (the first page load
+ * carries it in ?token= and gets it back as a SameSite=Strict cookie). The Host header must
+ * name this server, which defeats DNS rebinding; the CSP allows nothing but this origin.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import type { CrawlbenchApi } from './contract.js';
+import { dispatch } from './rpc-server.js';
+import { isRpcMessage } from './rpc.js';
+import { newToken, requestAuthorized, requestToken, TOKEN_COOKIE } from './token.js';
+import { attachWebSocketApi } from './ws-server.js';
+
+export interface BrowserServerOptions {
+  api: CrawlbenchApi;
+  /** The vite build output (index.html + assets/). */
+  staticDir: string;
+  port?: number;
+  token?: string;
+}
+
+export interface BrowserServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export async function startBrowserServer(opts: BrowserServerOptions): Promise<BrowserServer> {
+  const token = opts.token ?? newToken();
+  let port = 0;
+  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: Error) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`internal error: ${err.message}\n`);
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('Content-Security-Policy', contentSecurityPolicy(port));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cache-Control', 'no-store');
+    if (!hosts().includes(req.headers.host ?? '')) return text(res, 403, 'wrong Host header\n');
+    if (!requestAuthorized(req, token)) return text(res, 401, 'crawlbench: open the URL (with ?token=) printed by `crawlbench serve`\n');
+    if (new URL(req.url ?? '/', 'http://x').searchParams.has('token')) {
+      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${requestToken(req)}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/api/call') return apiCall(req, res);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'method not allowed\n');
+    return serveStatic(res, opts.staticDir, path);
+  }
+  async function apiCall(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return text(res, 405, 'POST a call message\n');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > 4 * 1024 * 1024) return text(res, 413, 'too large\n');
+      chunks.push(c as Buffer);
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return text(res, 400, 'not JSON\n');
+    }
+    if (!isRpcMessage(msg)) return text(res, 400, 'not a call message\n');
+    const reply = await dispatch(opts.api, msg);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(reply));
+  }
+  const ws = attachWebSocketApi(server, opts.api, { token, allowedOrigins: () => hosts().map((h) => `http://${h}`) });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        ws.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(body);
+}
+
+function serveStatic(res: ServerResponse, root: string, urlPath: string): void {
+  const rel = normalize(decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath)).replace(/^([/\\])+/, '');
+  const file = join(root, rel);
+  if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    if (!existsSync(join(root, 'index.html'))) return text(res, 404, `renderer not built: run \`npm run build:renderer\` (looked in ${root})\n`);
+    return text(res, 404, 'not found\n');
+  }
+  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  createReadStream(file).pipe(res);
+}

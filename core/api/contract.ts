@@ -1,0 +1,228 @@
+/**
+ * The one typed contract between a user interface and the engine. Every transport
+ * (in-process, WebSocket for browser mode, Electron IPC) implements CrawlbenchApi and passes
+ * the same contract tests. Everything in and out is plain JSON, so that it can cross a
+ * socket, a MessagePort or contextBridge unchanged. This file is browser-safe: types and two
+ * constant lists only, no imports.
+ */
+
+export type CrawlStatus = 'created' | 'running' | 'pausing' | 'paused' | 'finished' | 'interrupted' | 'unreadable';
+
+export interface CrawlInfo {
+  id: string;
+  status: CrawlStatus;
+  policy: string | null;
+  pagesFetched: number;
+  pagesKnown: number;
+  queued: number;
+  sites: number;
+  sizeBytes: number;
+  createdAt: string | null;
+  demoWeb: boolean;
+  /** Why the file could not be read (status 'unreadable'). */
+  problem?: string;
+}
+
+export interface PolicyParam {
+  name: string;
+  type: 'number' | 'integer' | 'string' | 'boolean';
+  default?: unknown;
+  summary?: string;
+}
+
+export interface PolicyDescription {
+  name: string;
+  summary: string;
+  params: PolicyParam[];
+}
+
+/** The seed box's text, understood line by line (or comma by comma). */
+export interface ParsedSeeds {
+  urls: string[];
+  hosts: string[];
+  suffixes: string[];
+  problems: Array<{ line: number; text: string; problem: string }>;
+}
+
+export interface CreateCrawlRequest {
+  /** File name in the workspace (without .db); default: crawl-<timestamp>. */
+  name?: string;
+  /** URLs, host names, or domain suffixes (".cl", ".uchile.cl"), one per line; or a file's text. */
+  seedText?: string;
+  /** Start the built-in test web in-process on 127.0.0.1 and crawl it (fills seeds, scope, resolve). */
+  demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number };
+  policy?: string;
+  policyParams?: Record<string, unknown>;
+  w?: number;
+  c?: number;
+  r?: number;
+  /** K: crawl in batches of K pages. */
+  batch?: number | null;
+  maxPages?: number | null;
+  maxDepth?: number;
+  maxPagesPerSite?: number;
+  userAgent?: string;
+  /** Host-name to address rules (e.g. a local test web). */
+  resolve?: Array<{ pattern: string; address: string }>;
+  /** Id of an earlier crawl in the workspace whose data the policy may use (historical PageRank). */
+  historyCrawl?: string;
+}
+
+export type StatsEvent = {
+  crawlId: string;
+  at: number;
+  elapsedSeconds: number;
+  pages: number;
+  pagesPerSecond: number;
+  bytes: number;
+  bytesPerSecond: number;
+  openConnections: number;
+  r: number;
+  sitesWithPending: number;
+  queued: number;
+  errors: Record<string, number>;
+  errorTotal: number;
+  pagerankEstimate: number | null;
+  rssBytes: number;
+};
+
+export interface CrawlStateEvent {
+  crawlId: string;
+  status: CrawlStatus;
+  /** Why a run ended: finished, max-pages, paused, disk-full, or the error's message. */
+  reason?: string;
+}
+
+export interface PageFetchedEvent {
+  crawlId: string;
+  url: string;
+  status: string;
+}
+
+export const SITE_SORT_KEYS = [
+  'host',
+  'pages_fetched',
+  'pages_known',
+  'bytes',
+  'errors',
+  'connect_ms',
+  'response_ms',
+  'requests_per_conn',
+] as const;
+export type SiteSortKey = (typeof SITE_SORT_KEYS)[number];
+
+export interface SitesQuery {
+  offset?: number;
+  limit?: number;
+  sort?: SiteSortKey;
+  descending?: boolean;
+}
+
+export interface SiteRowDto {
+  host: string;
+  pagesFetched: number;
+  pagesKnown: number;
+  bytes: number;
+  errors: number;
+  connectMs: number | null;
+  responseMs: number | null;
+  requestsPerConn: number | null;
+  parked: string | null;
+}
+
+export interface SitesPage {
+  total: number;
+  rows: SiteRowDto[];
+}
+
+export interface LinkDto {
+  url: string;
+  anchor: string | null;
+  kind: string;
+}
+
+export interface PageDetail {
+  url: string;
+  status: string;
+  httpStatus: number | null;
+  title: string | null;
+  contentType: string | null;
+  bytes: number | null;
+  depth: number;
+  errorCode: string | null;
+  fetchedAt: number | null;
+  inLinks: LinkDto[];
+  outLinks: LinkDto[];
+  /** True when a list was cut at its limit. */
+  truncated: boolean;
+}
+
+export interface RecentError {
+  url: string;
+  code: string;
+  httpStatus: number | null;
+}
+
+/** Results of analyses that other modules provide (PageRank, evaluation, export): passed through as JSON. */
+export type AnalysisResult = Record<string, unknown>;
+
+/** How an error crosses any transport. `code` is a stable CrawlError code (e.g. CRAWL_BAD_SEED). */
+export interface WireError {
+  name: string;
+  code: string;
+  message: string;
+}
+
+export type Unsubscribe = () => void;
+
+export interface CrawlbenchApi {
+  listPolicies(): Promise<PolicyDescription[]>;
+  parseSeeds(text: string): Promise<ParsedSeeds>;
+  listCrawls(): Promise<CrawlInfo[]>;
+  createCrawl(req: CreateCrawlRequest): Promise<CrawlInfo>;
+  /** Runs a created, paused or interrupted crawl (reopening its file). */
+  start(crawlId: string, overrides?: { maxPages?: number | null }): Promise<CrawlInfo>;
+  /** Stops taking work; resolves once open connections have finished and the batch is committed. */
+  pause(crawlId: string): Promise<CrawlInfo>;
+  resume(crawlId: string): Promise<CrawlInfo>;
+  /** Pauses and releases the crawl (and its demo web). */
+  stop(crawlId: string): Promise<CrawlInfo>;
+  /** Refuses a running crawl (CRAWL_DB_LOCKED). */
+  deleteCrawl(crawlId: string): Promise<void>;
+  /** The last stats snapshot of a running crawl, or null. */
+  currentStats(crawlId: string): Promise<StatsEvent | null>;
+  listSites(crawlId: string, query?: SitesQuery): Promise<SitesPage>;
+  getPage(crawlId: string, url: string, limit?: number): Promise<PageDetail | null>;
+  recentErrors(crawlId: string, limit?: number): Promise<RecentError[]>;
+  runPageRank(crawlId: string): Promise<AnalysisResult>;
+  runEvaluation(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
+  startExport(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
+  onStats(cb: (s: StatsEvent) => void): Unsubscribe;
+  onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;
+  onPageFetched?(cb: (e: PageFetchedEvent) => void): Unsubscribe;
+}
+
+/** Methods that return a promise: the only names a transport will dispatch. */
+export const API_METHODS = [
+  'listPolicies',
+  'parseSeeds',
+  'listCrawls',
+  'createCrawl',
+  'start',
+  'pause',
+  'resume',
+  'stop',
+  'deleteCrawl',
+  'currentStats',
+  'listSites',
+  'getPage',
+  'recentErrors',
+  'runPageRank',
+  'runEvaluation',
+  'startExport',
+] as const satisfies ReadonlyArray<keyof CrawlbenchApi>;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** Event names on the wire, and the subscription method each one feeds. */
+export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched' } as const;
+export type ApiEvent = keyof typeof API_EVENTS;

@@ -1,0 +1,244 @@
+/**
+ * The contract implemented in-process: a workspace folder of crawl databases, crawls run in
+ * this process. Browser mode serves it over WebSocket; Electron runs it in a utility
+ * process, never on the window's thread.
+ */
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { CrawlSettingsInput } from '../config/settings.js';
+import { Crawler } from '../engine/crawler.js';
+import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { runEvaluationOn, runPageRankOn, startExportOf } from './analyses.js';
+import type * as C from './contract.js';
+import { fileSize, pageDetail, recentErrors, sitesPage, storedSummary, withReadonly } from './crawl-queries.js';
+import { DEMO_DEFAULTS, DemoWebs, type DemoSpec } from './demo-webs.js';
+import { describePolicies } from './policies.js';
+import { parseSeeds, seedSettings } from './seeds.js';
+
+interface LiveCrawl {
+  crawler: Crawler;
+  status: 'running' | 'pausing';
+  run: Promise<void>;
+  last: C.StatsEvent | null;
+}
+
+export interface EngineApiOptions {
+  /** Append every request the demo webs serve to this NDJSON file (tests watch it). */
+  demoLog?: string;
+}
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export class EngineApi implements C.CrawlbenchApi {
+  readonly dir: string;
+  private readonly live = new Map<string, LiveCrawl>();
+  private readonly events = new EventEmitter();
+  private readonly demos: DemoWebs;
+
+  constructor(dir: string, opts: EngineApiOptions = {}) {
+    this.dir = resolve(dir);
+    mkdirSync(this.dir, { recursive: true });
+    this.demos = new DemoWebs({ logFile: opts.demoLog });
+    this.events.setMaxListeners(100);
+  }
+
+  private path(id: string): string {
+    if (typeof id !== 'string' || !ID.test(id) || id.includes('..')) throw badOption('crawl', `"${String(id)}" is not a crawl name (letters, digits, . _ -)`);
+    return join(this.dir, `${id}.db`);
+  }
+  private existing(id: string): string {
+    const p = this.path(id);
+    if (!existsSync(p)) throw new CrawlError(ErrorCodes.DB_MISSING, `no crawl named "${id}" in ${this.dir}`);
+    return p;
+  }
+
+  async listPolicies(): Promise<C.PolicyDescription[]> {
+    return describePolicies();
+  }
+
+  async parseSeeds(text: string): Promise<C.ParsedSeeds> {
+    return parseSeeds(String(text ?? ''));
+  }
+
+  async listCrawls(): Promise<C.CrawlInfo[]> {
+    const ids = readdirSync(this.dir).filter((f) => f.endsWith('.db')).map((f) => f.slice(0, -3)).filter((id) => ID.test(id));
+    return ids.map((id) => this.info(id)).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  }
+
+  private info(id: string): C.CrawlInfo {
+    const path = this.path(id);
+    const live = this.live.get(id);
+    const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
+    try {
+      const s = withReadonly(path, storedSummary);
+      const status: C.CrawlStatus = live ? live.status : s.state === 'running' ? 'interrupted' : (s.state as C.CrawlStatus);
+      const pagesFetched = Math.max(s.pagesFetched, live?.last?.pages ?? 0);
+      return { ...base, status, policy: s.policy, pagesFetched, pagesKnown: s.pagesKnown, queued: live?.last?.queued ?? s.queued, sites: s.sites, createdAt: s.createdAt };
+    } catch (err) {
+      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, problem: (err as Error).message };
+    }
+  }
+
+  async createCrawl(req: C.CreateCrawlRequest): Promise<C.CrawlInfo> {
+    const id = req.name?.trim() || `crawl-${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}`;
+    const path = this.path(id);
+    if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`);
+    const input: CrawlSettingsInput = { seeds: [], ...this.settingsFrom(req) };
+    let demo: { spec: DemoSpec; port: number } | null = null;
+    if (req.demoWeb) {
+      const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
+      const web = await this.demos.ensure(id, spec);
+      demo = { spec, port: web.port };
+      Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });
+      // Demo politeness: short waits so that a few thousand pages take seconds, not hours.
+      input.w ??= 50;
+      input.c ??= 10;
+      input.r ??= 64;
+      Object.assign(input, { connectTimeout: 5000, headersTimeout: 10_000, bodyTimeout: 10_000, retryBase: 1000, robotsRetry: 2000, robotsMaxAttempts: 2 });
+    } else {
+      const parsed = parseSeeds(req.seedText ?? '');
+      const bad = parsed.problems[0];
+      if (bad) throw new CrawlError(ErrorCodes.BAD_SEED, `seed "${bad.text}" (line ${bad.line}): ${bad.problem}`);
+      Object.assign(input, seedSettings(parsed));
+    }
+    if (req.historyCrawl) input.policyParams = { ...input.policyParams, historyDb: this.existing(req.historyCrawl) };
+    try {
+      Crawler.create(path, input).close();
+    } catch (err) {
+      if (demo) await this.demos.stop(id);
+      throw err;
+    }
+    if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port);
+    return this.info(id);
+  }
+
+  private settingsFrom(req: C.CreateCrawlRequest): Partial<CrawlSettingsInput> {
+    return withoutUndefined({
+      policy: req.policy || undefined,
+      policyParams: req.policyParams,
+      w: req.w,
+      c: req.c,
+      r: req.r,
+      batch: req.batch,
+      maxPages: req.maxPages,
+      maxDepth: req.maxDepth,
+      maxPagesPerSite: req.maxPagesPerSite,
+      userAgent: req.userAgent || undefined,
+      resolve: req.resolve,
+    });
+  }
+
+  async start(id: string, overrides: { maxPages?: number | null } = {}): Promise<C.CrawlInfo> {
+    const path = this.existing(id);
+    if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
+    await this.demos.resumeFor(id, join(this.dir, `${id}.demo.json`));
+    const crawler = Crawler.open(path, withoutUndefined({ maxPages: overrides?.maxPages }));
+    const entry: LiveCrawl = { crawler, status: 'running', run: Promise.resolve(), last: null };
+    crawler.on('stats', (s) => {
+      entry.last = { ...s, crawlId: id };
+      this.events.emit('stats', entry.last);
+    });
+    this.live.set(id, entry);
+    entry.run = crawler.run().then(
+      (summary) => this.ended(id, summary.state === 'finished' ? 'finished' : 'paused', summary.stopReason),
+      (err: Error) => this.ended(id, 'paused', `failed: ${err.message}`),
+    );
+    this.events.emit('crawlState', { crawlId: id, status: 'running' } satisfies C.CrawlStateEvent);
+    return this.info(id);
+  }
+
+  private ended(id: string, status: C.CrawlStatus, reason: string): void {
+    const entry = this.live.get(id);
+    this.live.delete(id);
+    try {
+      entry?.crawler.close();
+    } finally {
+      this.events.emit('crawlState', { crawlId: id, status, reason } satisfies C.CrawlStateEvent);
+    }
+  }
+
+  async pause(id: string): Promise<C.CrawlInfo> {
+    this.path(id);
+    const entry = this.live.get(id);
+    if (entry) {
+      if (entry.status !== 'pausing') {
+        entry.status = 'pausing';
+        this.events.emit('crawlState', { crawlId: id, status: 'pausing' } satisfies C.CrawlStateEvent);
+        entry.crawler.pause();
+      }
+      await entry.run;
+    }
+    return this.info(id);
+  }
+
+  resume(id: string): Promise<C.CrawlInfo> {
+    return this.start(id);
+  }
+
+  async stop(id: string): Promise<C.CrawlInfo> {
+    const info = await this.pause(id);
+    await this.demos.stop(id);
+    return info;
+  }
+
+  async deleteCrawl(id: string): Promise<void> {
+    const path = this.existing(id);
+    if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before deleting it`);
+    await this.demos.stop(id);
+    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, join(this.dir, `${id}.demo.json`)]) {
+      rmSync(p, { recursive: true, force: true });
+    }
+  }
+
+  async currentStats(id: string): Promise<C.StatsEvent | null> {
+    this.path(id);
+    return this.live.get(id)?.last ?? null;
+  }
+
+  async listSites(id: string, query: C.SitesQuery = {}): Promise<C.SitesPage> {
+    return withReadonly(this.existing(id), (db) => sitesPage(db, query ?? {}));
+  }
+
+  async getPage(id: string, url: string, limit = 100): Promise<C.PageDetail | null> {
+    return withReadonly(this.existing(id), (db) => pageDetail(db, String(url ?? ''), limit));
+  }
+
+  async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
+    return withReadonly(this.existing(id), (db) => recentErrors(db, limit));
+  }
+
+  async runPageRank(id: string): Promise<C.AnalysisResult> {
+    const path = this.existing(id);
+    if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before computing PageRank`);
+    return runPageRankOn(path);
+  }
+
+  async runEvaluation(id: string, opts: Record<string, unknown> = {}): Promise<C.AnalysisResult> {
+    return runEvaluationOn(this.existing(id), opts ?? {});
+  }
+
+  async startExport(id: string, opts: Record<string, unknown> = {}): Promise<C.AnalysisResult> {
+    return startExportOf(this.existing(id), opts ?? {});
+  }
+
+  onStats(cb: (s: C.StatsEvent) => void): C.Unsubscribe {
+    this.events.on('stats', cb);
+    return () => void this.events.off('stats', cb);
+  }
+
+  onCrawlState(cb: (e: C.CrawlStateEvent) => void): C.Unsubscribe {
+    this.events.on('crawlState', cb);
+    return () => void this.events.off('crawlState', cb);
+  }
+
+  /** Pauses every running crawl (committing its batch) and stops the demo webs. */
+  async close(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((id) => this.pause(id).catch(() => undefined)));
+    await this.demos.stopAll();
+  }
+}
+
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

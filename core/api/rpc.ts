@@ -1,0 +1,42 @@
+/**
+ * The one message shape every transport carries (WebSocket, Electron IPC, the utility
+ * process's MessagePort). Browser-safe: no Node imports.
+ */
+import type { ApiEvent, WireError } from './contract.js';
+
+export interface RpcMessage {
+  kind: 'call' | 'result' | 'error' | 'event';
+  /** Correlates a call with its result or error; absent on events. */
+  id?: number;
+  /** Method name (call) or event name (event). */
+  name?: string;
+  /** Arguments array (call), return value (result) or payload (event). */
+  data?: unknown;
+  error?: WireError;
+}
+
+/** An error that came back across a transport: same name, code and message as where it was thrown. */
+export class ApiError extends Error {
+  readonly code: string;
+  constructor(wire: WireError) {
+    super(wire.message);
+    this.name = wire.name;
+    this.code = wire.code;
+  }
+}
+
+export function toWireError(err: unknown): WireError {
+  const e = err as { name?: unknown; code?: unknown; message?: unknown };
+  return {
+    name: typeof e?.name === 'string' ? e.name : 'Error',
+    code: typeof e?.code === 'string' ? e.code : 'CRAWL_INTERNAL',
+    message: typeof e?.message === 'string' ? e.message : String(err),
+  };
+}
+
+export function isRpcMessage(v: unknown): v is RpcMessage {
+  const k = (v as RpcMessage | null)?.kind;
+  return k === 'call' || k === 'result' || k === 'error' || k === 'event';
+}
+
+export type { ApiEvent };

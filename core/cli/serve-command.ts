@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startBrowserServer } from '../api/browser-server.js';
+import { EngineApi } from '../api/engine-api.js';
+import { intFlag, parseFlags } from './args.js';
+
+export const SERVE_USAGE = `crawlbench serve [--dir WORKSPACE] [--port N]
+
+Browser mode: serves the workbench and its API on 127.0.0.1 only, guarded by a random
+token; open the URL it prints. Crawls are kept in WORKSPACE (default ./crawls).
+  --dir DIR              workspace folder of crawl databases (default ./crawls)
+  --port N               port (default 0: any free port)
+  --demo-log FILE        append every request the demo webs serve to FILE (NDJSON)`;
+
+const OPTIONS = {
+  dir: { type: 'string' },
+  port: { type: 'string' },
+  'demo-log': { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+/** The renderer's build output, beside dist/core/ when compiled (dist/renderer). */
+export function rendererDir(): string {
+  return fileURLToPath(new URL('../../renderer/', import.meta.url)).replace(/[/\\]$/, '');
+}
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags(argv, OPTIONS);
+  if (flags.help) {
+    process.stdout.write(SERVE_USAGE + '\n');
+    return 0;
+  }
+  const api = new EngineApi((flags.dir as string | undefined) ?? 'crawls', { demoLog: flags['demo-log'] as string | undefined });
+  const staticDir = rendererDir();
+  if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
+  const server = await startBrowserServer({ api, staticDir, port: intFlag(flags, 'port', 0) ?? 0 });
+  process.stdout.write(`crawlbench workbench: ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  // Pausing commits each running crawl's batch, so that all of them can be resumed later.
+  await api.close();
+  await server.close();
+  return 0;
+}

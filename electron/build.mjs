@@ -1,0 +1,8 @@
+// Bundles the Electron host: main (ESM), the engine's utility process and the sandboxed
+// preload (CommonJS, one file: sandboxed preloads cannot load modules).
+import { build } from 'esbuild';
+
+const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: true, external: ['electron', 'better-sqlite3'], logLevel: 'warning' };
+await build({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.mjs', format: 'esm' });
+await build({ ...common, entryPoints: ['electron/engine-host.ts'], outfile: 'dist/electron/engine-host.cjs', format: 'cjs' });
+await build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs' });

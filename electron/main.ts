@@ -1,0 +1,83 @@
+/**
+ * The Electron host, kept thin: one window with contextIsolation, sandbox and no Node; the
+ * engine in a utility process; the API relayed between them over IPC channels that share
+ * the `crawlbench:` prefix. Nothing remote is ever loaded into the window.
+ */
+import { app, BrowserWindow, ipcMain, session, utilityProcess, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CrawlbenchApi } from '../core/api/contract.js';
+import { serveIpc, type IpcMainLike, type IpcSenderLike } from '../core/api/ipc.js';
+import { createApiClient, messageLink } from '../core/api/rpc-client.js';
+import { isRpcMessage } from '../core/api/rpc.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const RENDERER = join(here, '..', 'renderer', 'index.html');
+
+function startEngine(): { api: CrawlbenchApi; kill(): void } {
+  const child = utilityProcess.fork(join(here, 'engine-host.cjs'), [join(app.getPath('userData'), 'crawls')], { serviceName: 'crawlbench engine' });
+  const link = messageLink((msg) => child.postMessage(msg));
+  child.on('message', (msg: unknown) => {
+    if (isRpcMessage(msg)) link.receive(msg);
+  });
+  child.on('exit', (code) => link.fail(Object.assign(new Error(`the engine process exited (${code})`), { code: 'CRAWL_INTERNAL' })));
+  return { api: createApiClient(link), kill: () => child.kill() };
+}
+
+/** ipcMain, narrowed to the one window we trust: calls from any other frame are ignored. */
+function ipcFor(win: BrowserWindow): IpcMainLike {
+  const senders = new WeakMap<WebContents, IpcSenderLike>();
+  const senderOf = (wc: WebContents): IpcSenderLike => {
+    let s = senders.get(wc);
+    if (!s) {
+      s = { send: (ch, msg) => wc.send(ch, msg), isDestroyed: () => wc.isDestroyed(), once: (_e, cb) => wc.once('destroyed', cb) };
+      senders.set(wc, s);
+    }
+    return s;
+  };
+  return {
+    handle: (channel, listener) =>
+      ipcMain.handle(channel, (e: IpcMainInvokeEvent, msg: unknown) => {
+        if (e.sender.id !== win.webContents.id || !e.senderFrame?.url.startsWith('file://') || !isRpcMessage(msg)) return null;
+        return listener({ sender: senderOf(e.sender) }, msg);
+      }),
+    removeHandler: (channel) => ipcMain.removeHandler(channel),
+  };
+}
+
+function lockDown(): void {
+  // No remote content: only the app's own files load; every permission is refused.
+  session.defaultSession.webRequest.onBeforeRequest({ urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] }, (_d, cb) => cb({ cancel: true }));
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  app.on('web-contents-created', (_e, wc) => {
+    wc.on('will-navigate', (e) => e.preventDefault());
+    wc.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+}
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  lockDown();
+  const engine = startEngine();
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    title: 'crawlbench',
+    webPreferences: {
+      preload: join(here, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  const served = serveIpc(engine.api, ipcFor(win));
+  await win.loadFile(RENDERER);
+  app.on('window-all-closed', () => {
+    served.close();
+    engine.kill();
+    app.quit();
+  });
+}
+
+void main();

@@ -1,0 +1,23 @@
+/**
+ * Finds the API: in Electron the preload exposes it as window.crawlbench; in browser mode
+ * it is reached over WebSocket with the token from the page's URL (then hidden from the
+ * address bar, as the session cookie carries it from here on).
+ */
+import type { CrawlbenchApi } from '../../core/api/contract.js';
+import { connectWebSocket } from '../../core/api/ws-client.js';
+
+declare global {
+  interface Window {
+    crawlbench?: CrawlbenchApi;
+  }
+}
+
+export async function connectApi(): Promise<CrawlbenchApi> {
+  if (window.crawlbench) return window.crawlbench;
+  const token = new URLSearchParams(location.search).get('token') ?? sessionStorage.getItem('crawlbench-token') ?? '';
+  sessionStorage.setItem('crawlbench-token', token);
+  if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const conn = await connectWebSocket(`${scheme}://${location.host}/api?token=${encodeURIComponent(token)}`);
+  return conn.api;
+}
