@@ -1,9 +1,11 @@
 /**
- * PageRank, evaluation and export come from other modules that may not exist yet in this
- * checkout; they are loaded on first use so that the API works without them and reports
- * a clear error instead.
+ * PageRank and the evaluation are imported statically (so that bundles, e.g. Electron's
+ * engine host, include them); export arrives with the export issue and until then the API
+ * reports a clear error for it.
  */
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { evaluateCrawl } from '../ranking/evaluate.js';
+import { rankCrawl } from '../ranking/rank-crawl.js';
 import { openDatabase, type Db } from '../store/database.js';
 import type { AnalysisResult } from './contract.js';
 
@@ -25,20 +27,16 @@ function notAvailable(what: string): CrawlError {
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
 export async function runPageRankOn(dbPath: string): Promise<AnalysisResult> {
-  const fn = (await load('../ranking/rank-crawl.js', ['rankCrawl'])) as unknown as ((db: Db, opts: object) => unknown) | null;
-  if (!fn) throw notAvailable('PageRank');
   const { db, release } = openDatabase(dbPath);
   try {
-    return toJson(fn(db, {}));
+    return toJson(rankCrawl(db, {}));
   } finally {
     release();
   }
 }
 
 export async function runEvaluationOn(dbPath: string, opts: Record<string, unknown>): Promise<AnalysisResult> {
-  const fn = await load('../ranking/evaluate.js', ['evaluateCrawl']);
-  if (!fn) throw notAvailable('the quality evaluation');
-  return toJson(await fn(dbPath, opts));
+  return toJson(evaluateCrawl(dbPath, opts));
 }
 
 export async function startExportOf(dbPath: string, opts: Record<string, unknown>): Promise<AnalysisResult> {
