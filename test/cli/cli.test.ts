@@ -1,25 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handWeb } from '../../core/testweb/hand-web.js';
 import { serve } from '../helpers/web.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { crawlbench } from '../helpers/run.js';
 
-const BIN = join(__dirname, '../../bin/crawlbench.js');
 const dir = tmpDir();
 
-/** Runs the CLI without blocking this process, which serves the test web. */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => crawlbench(args);
 
 async function expectBadInput(args: string[], mention: RegExp) {
   const r = await cli(args);

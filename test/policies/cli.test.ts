@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,22 +8,12 @@ import { handWeb } from '../../core/testweb/hand-web.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, serve, testSettings } from '../helpers/web.js';
 import { fetchOrder } from './order.js';
+import { crawlbench } from '../helpers/run.js';
 
 // Needs a built CLI (`npm run build`, run by `npm test`'s pretest).
-const BIN = join(__dirname, '../../bin/crawlbench.js');
 const dir = tmpDir();
 
-/** Runs the CLI without blocking this process, which serves the test web. */
-function cli(args: string[], cwd = dir): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], cwd = dir) => crawlbench(args, { cwd });
 
 async function expectBadInput(args: string[], mention: RegExp): Promise<void> {
   const r = await cli(args);

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,26 +6,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../core/errors.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { makeCrawl } from './fixtures.js';
+import { crawlbench } from '../helpers/run.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin', 'crawlbench.js');
 const dir = tmpDir('crawlbench-rank-cli-');
 const crawl = join(dir, 'crawl.db');
 const notCrawl = join(dir, 'other.db');
 const textFile = join(dir, 'notes.db');
 
-/** Runs the built CLI asynchronously (the tests run after tsc; `npm run build` otherwise). */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => crawlbench(args, { cwd: dir });
 
 beforeAll(() => {
   if (!existsSync(join(root, 'dist', 'core', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');

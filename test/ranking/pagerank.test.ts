@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { csrFromEdges } from '../../core/ranking/csr.js';
 import { pagerank } from '../../core/ranking/pagerank.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { rng } from './fixtures.js';
+import { run } from '../helpers/run.js';
 
 const dir = tmpDir('crawlbench-pagerank-');
 const d = 0.85;
@@ -102,18 +102,8 @@ describe('weighted pagerank (the site graph)', () => {
   });
 });
 
-/** Runs a Python snippet with Debian's python (the one with networkx); resolves stdout. */
-function python(code: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/python3', ['-c', code], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Debian's python (the one with networkx). */
+const python = (code: string) => run('/usr/bin/python3', ['-c', code]);
 
 describe('pagerank against networkx', () => {
   it('matches nx.pagerank on a 6,000-node graph with dangling and isolated nodes', async () => {
