@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, isRetryable } from '../errors.js';
 import { decodeContent } from '../fetch/decode.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
 import { decodeHtml, isHtml } from '../parse/charset.js';
@@ -148,8 +148,7 @@ export function failAttempt(
   row.errors++;
   site.consecutiveErrors++;
   const attempts = job.attempts + 1;
-  const retryable = new CrawlError(code as never, '').retryable;
-  if (retryable && attempts < settings.maxAttempts) {
+  if (isRetryable(code) && attempts < settings.maxAttempts) {
     store.recordAttempt(job.id, attempts, code);
     job.attempts = attempts;
     const backoff = settings.retryBase * 2 ** (attempts - 1);

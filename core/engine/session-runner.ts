@@ -47,9 +47,8 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
         giveBack(0);
         return result;
       }
-      const fetched = await fetchRobots(ctx, site, conn, origin, result);
-      robots = fetched.status;
-      if (fetched.overThisConnection) requests++;
+      robots = await fetchRobots(ctx, site, conn, origin, result);
+      requests++; // robots.txt went over this connection: it counts against c
       if (robots.kind !== 'known') {
         // RFC 9309 §2.3.1.4: robots.txt unreachable -> fetch nothing, try again later.
         result.extraDelayMs = ctx.settings.robotsRetry;
@@ -142,18 +141,7 @@ function measure(ctx: CrawlContext, site: SiteState, conn: Connection, requests:
  * Fetches robots.txt over the session's connection (following up to five redirects,
  * RFC 9309 §2.3.1.2). 2xx: rules; 4xx: allow all; 5xx or no answer: unavailable.
  */
-async function fetchRobots(
-  ctx: CrawlContext,
-  site: SiteState,
-  conn: Connection,
-  origin: string,
-  result: SessionResult,
-): Promise<{ status: RobotsStatus; overThisConnection: boolean }> {
-  const status = await robotsRequests(ctx, site, conn, origin, result);
-  return { status, overThisConnection: true };
-}
-
-async function robotsRequests(ctx: CrawlContext, site: SiteState, conn: Connection, origin: string, result: SessionResult): Promise<RobotsStatus> {
+async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection, origin: string, result: SessionResult): Promise<RobotsStatus> {
   let url = `${origin}/robots.txt`;
   let current = conn;
   const extra: Connection[] = [];
