@@ -20,6 +20,8 @@ export const TESTWEB_USAGE = `crawlbench testweb [options]    serve a test web o
   --graph DIR            serve pages.tsv.gz + links.tsv.gz from DIR instead
   --export DIR           write the generated web as pages.tsv.gz + links.tsv.gz and exit
   --port N               port (default 0: any free port)
+  --bind-per-site        every site on its own loopback address (127.x.y.z hosts keep theirs,
+                         others get 127.1.0.1, 127.1.0.2 ...), all on one port; 'resolve' maps each
   --log FILE             append every request served as NDJSON (time, host, connection id)
   --seeds-out FILE       write every site's home page URL to FILE
 Prints one JSON line {url, port, resolve, sites, pages} when it is ready.`;
@@ -37,6 +39,7 @@ const OPTIONS = {
   graph: { type: 'string' },
   export: { type: 'string' },
   port: { type: 'string' },
+  'bind-per-site': { type: 'boolean' },
   log: { type: 'string' },
   'seeds-out': { type: 'string' },
   help: { type: 'boolean' },
@@ -77,16 +80,23 @@ export async function testwebCommand(argv: string[]): Promise<number> {
     timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
     logFile: flags.log as string | undefined,
     memoryLog: false,
+    bindPerSite: !!flags['bind-per-site'],
   });
   const port = await server.start();
   const seeds = seedUrls(web, port);
   if (flags['seeds-out']) writeFileSync(String(flags['seeds-out']), seeds.join('\n') + '\n');
   const suffixes = [...new Set(web.sites.map((s) => s.host.slice(s.host.indexOf('.'))))];
+  const resolve =
+    server.addresses.size > 0
+      ? [...server.addresses].filter(([host, ip]) => host !== ip).map(([host, ip]) => `${host}=${ip}`).join(',')
+      : flags.graph
+        ? '*=127.0.0.1'
+        : suffixes.map((s) => `*${s}=127.0.0.1`).join(',');
   process.stdout.write(
     JSON.stringify({
-      url: `http://127.0.0.1:${port}`,
+      url: `http://${server.addresses.values().next().value ?? '127.0.0.1'}:${port}`,
       port,
-      resolve: flags.graph ? '*=127.0.0.1' : suffixes.map((s) => `*${s}=127.0.0.1`).join(','),
+      resolve,
       sites: web.sites.length,
       pages: web.pageCount,
     }) + '\n',

@@ -7,7 +7,7 @@
  * Pages are rendered on demand; nothing per page is cached.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import { FaultState, serveFault } from './faults.js';
 import { renderPage } from './html.js';
 import { now, RequestLog, type ConnRecord, type ServedRequest } from './request-log.js';
@@ -33,6 +33,12 @@ export interface TestWebServerOptions {
   memoryLog?: boolean;
   /** Idle keep-alive timeout; default 15000 ms (Apache's default). */
   keepAliveTimeoutMs?: number;
+  /**
+   * Give every site its own loopback address and listen on each (same port): a site whose
+   * host is already a 127.x.y.z literal keeps it, the others get 127.1.x.y in site order
+   * (see siteAddresses). Crawlers then reach a site by its address, and per-IP rules apply.
+   */
+  bindPerSite?: boolean;
 }
 
 interface SocketState {
@@ -49,6 +55,9 @@ export class TestWebServer {
   private readonly timeFactor: number;
   private nextConnId = 1;
   private port = 0;
+  /** Host -> listening address when bindPerSite; empty otherwise. */
+  readonly addresses: Map<string, string>;
+  private readonly listeners: net.Server[] = [];
 
   constructor(
     readonly web: Web,
@@ -58,6 +67,7 @@ export class TestWebServer {
     if (!(this.timeFactor >= 0)) throw new RangeError('timeFactor must be >= 0');
     this.log = new RequestLog(opts.memoryLog !== false, opts.logFile);
     for (const s of web.sites) this.siteByHost.set(s.host.toLowerCase(), s);
+    this.addresses = opts.bindPerSite ? siteAddresses(web.sites.map((s) => s.host)) : new Map();
     this.server = http.createServer({ keepAliveTimeout: opts.keepAliveTimeoutMs ?? 15_000, requestTimeout: 0 }, (req, res) =>
       this.onRequest(req, res),
     );
@@ -72,7 +82,8 @@ export class TestWebServer {
     return this.log.requests;
   }
 
-  start(): Promise<number> {
+  async start(): Promise<number> {
+    if (this.opts.bindPerSite) return this.startPerSite();
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
@@ -84,9 +95,34 @@ export class TestWebServer {
     });
   }
 
+  /**
+   * One plain TCP listener per address, all on the port the first one got, each handing its
+   * sockets to the one HTTP server (so keep-alive, logging and routing stay shared).
+   */
+  private async startPerSite(): Promise<number> {
+    let port = this.opts.port ?? 0;
+    for (const address of new Set(this.addresses.values())) {
+      const listener = net.createServer((socket) => this.server.emit('connection', socket));
+      await new Promise<void>((resolve, reject) => {
+        listener.once('error', reject);
+        listener.listen(port, address, () => {
+          listener.off('error', reject);
+          resolve();
+        });
+      });
+      this.listeners.push(listener);
+      if (port === 0) port = (listener.address() as net.AddressInfo).port;
+    }
+    this.port = port;
+    return port;
+  }
+
   /** Closes the listener and every socket (stalled responses included), then the log file. */
   async stop(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed =
+      this.listeners.length > 0
+        ? Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve())))).then(() => {})
+        : new Promise<void>((resolve) => this.server.close(() => resolve()));
     const sockets = [...this.sockets.keys()].map((s) => new Promise((resolve) => s.once('close', resolve)));
     this.server.closeAllConnections();
     for (const socket of this.sockets.keys()) socket.destroy();
@@ -193,6 +229,35 @@ const UNKNOWN_SITE: SiteInfo = {
   keepAliveMax: 100,
   robots: 'not-found',
 };
+
+const LOOPBACK_V4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/**
+ * A loopback address per host: a host that is a 127.x.y.z literal listens on itself; the
+ * others get 127.1.0.1, 127.1.0.2, ... in order (last octet 1..254, skipping literals
+ * already taken). Linux routes all of 127.0.0.0/8 to the loopback interface, so no setup.
+ */
+export function siteAddresses(hosts: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const h of hosts) {
+    const m = LOOPBACK_V4.exec(h);
+    if (m && [m[1], m[2], m[3]].every((x) => Number(x) <= 255)) {
+      out.set(h.toLowerCase(), h);
+      taken.add(h);
+    }
+  }
+  let k = 0;
+  const next = (): string => {
+    for (;;) {
+      const n = k++;
+      const a = `127.${1 + Math.floor(n / (256 * 254))}.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
+      if (!taken.has(a)) return a;
+    }
+  };
+  for (const h of hosts) if (!out.has(h.toLowerCase())) out.set(h.toLowerCase(), next());
+  return out;
+}
 
 function stripPort(hostHeader: string): string {
   if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
