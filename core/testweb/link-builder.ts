@@ -34,22 +34,45 @@ export interface Layout {
 /** Links carried over from a previous revision (already translated to the new ids). */
 export type KeptLinks = (id: number, push: (target: number) => void) => void;
 
+/** A tree parent carried over from a previous revision: the new id of page `id`'s old parent, or -1. */
+export type KeptParent = (id: number) => number;
+
 export interface Csr {
   offsets: Int32Array;
   targets: Int32Array;
+  /** Spanning-tree parent of every page (-1 for home pages and fault sites), kept for revision 2. */
+  parents: Int32Array;
 }
 
 const CROSS_SHARE = 0.16;
 const PORTAL_LINKS = 60;
 const TOP_LINKS = 8;
 
-export function buildLinks(L: Layout, kept?: KeptLinks): Csr {
+/**
+ * What a later revision carries over from the earlier one: links, tree parents, and how
+ * attractive each page is to new links (its old in-degree: the rich get richer).
+ */
+export interface Carried {
+  links: KeptLinks;
+  parent: KeptParent;
+  /** Weight of each page as the target of a new in-site link. */
+  attract: Float64Array;
+}
+
+/** Share of a later revision's new in-site links drawn by `attract` rather than by position. */
+const PREFERENTIAL = 0.85;
+
+export function buildLinks(L: Layout, carried?: Carried): Csr {
+  const kept = carried?.links;
+  const keptParent = carried?.parent;
+  const attract = carried?.attract;
   const { seed, ordinary, firsts, counts } = L;
   const ordinaryPages = ordinary > 0 ? firsts[ordinary - 1]! + counts[ordinary - 1]! : 0;
   const offsets = new Int32Array(L.pageCount + 1);
   let targets = new Int32Array(Math.max(16, ordinaryPages * 6));
   let len = 0;
   const stamp = new Int32Array(L.pageCount).fill(-1); // stamp[t] === id: t already linked from id
+  const parents = new Int32Array(L.pageCount).fill(-1);
   let self = 0;
   const push = (t: number) => {
     if (t === self || stamp[t] === self) return;
@@ -67,6 +90,7 @@ export function buildLinks(L: Layout, kept?: KeptLinks): Csr {
   let maxCount = 0;
   for (let s = 0; s < ordinary; s++) maxCount = Math.max(maxCount, counts[s]!);
   const childStart = new Int32Array(maxCount + 1);
+  const cumAttract = new Float64Array(maxCount);
   const children = new Int32Array(maxCount);
   const parent = new Int32Array(maxCount);
 
@@ -81,14 +105,23 @@ export function buildLinks(L: Layout, kept?: KeptLinks): Csr {
     const t = L.traits[s]!;
     const rng = new Rng(hash(seed, L.salt, s));
     const u = (j: number) => (L.urlNums ? L.urlNums[f + j]! : j);
+    if (attract) {
+      let acc = 0;
+      for (let j = 0; j < n; j++) cumAttract[j] = acc += attract[f + j]!;
+    }
 
-    // The spanning tree: parent of j is an earlier, fetchable HTML page.
+    // The spanning tree: parent of j is an earlier, fetchable HTML page. A page whose parent
+    // in the previous revision survived keeps it (the draws are made anyway, so the stream of
+    // the rest of the site does not depend on which parents were kept).
     childStart.fill(0, 0, n + 1);
     for (let j = 1; j < n; j++) {
       const r = rng.float();
       let p = r < 0.5 ? Math.floor(j * rng.float()) : Math.floor(j * rng.float() * rng.float());
       while (p > 0 && !isParentable(seed, s, t, u(p))) p >>= 1;
+      const old = keptParent ? keptParent(f + j) - f : -1;
+      if (old >= 0 && old < j) p = old;
       parent[j] = p;
+      parents[f + j] = f + p;
       childStart[p + 1]!++;
     }
     for (let j = 0; j < n; j++) childStart[j + 1]! += childStart[j]!;
@@ -126,7 +159,8 @@ export function buildLinks(L: Layout, kept?: KeptLinks): Csr {
         } else {
           const r = rng.float();
           let k: number;
-          if (r < 0.2) k = Math.floor(n * rng.float() ** 3);
+          if (attract && rng.float() < PREFERENTIAL) k = Math.min(n - 1, upperBound(cumAttract, n, rng.float() * cumAttract[n - 1]!));
+          else if (r < 0.2) k = Math.floor(n * rng.float() ** 3);
           else if (r < 0.6) k = Math.min(n - 1, Math.max(0, j + Math.round(6 * rng.normal())));
           else k = rng.int(n);
           push(f + k);
@@ -140,7 +174,19 @@ export function buildLinks(L: Layout, kept?: KeptLinks): Csr {
     offsets[f + n] = len;
   }
   offsets[L.pageCount] = len;
-  return { offsets, targets: targets.slice(0, len) };
+  return { offsets, targets: targets.slice(0, len), parents };
+}
+
+/** First j in [0, n) with cum[j] > x. */
+function upperBound(cum: Float64Array, n: number, x: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cum[mid]! > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 const DISC_SCALE = 1 << 21; // sites < 2M; key = source id * DISC_SCALE + site

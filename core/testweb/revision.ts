@@ -2,14 +2,18 @@
  * Revision 2: the same web "months later" (the thesis re-crawled .cl after four months and found
  * only 55% of the pages again). From revision 1 with the same seed:
  *  - every site survives and keeps its host and traits; home pages and the robots-disallowed
- *    pages 1..3 always survive, other pages with a probability chosen so that ~55% of revision
- *    1's URLs survive overall; a survivor keeps its exact path (same page number);
+ *    pages 1..3 always survive, other pages with a probability that grows with their in-degree,
+ *    scaled so that ~55% of revision 1's URLs survive overall; a survivor keeps its exact path
+ *    (same page number);
  *  - each site gains new pages (0-100% of its old size, 50% on average), numbered after the
  *    old ones so their paths never collide with a page that died;
  *  - ~10% new sites are added after the old ones, found through discovery links;
- *  - links are rebuilt with a fresh random tree (so everything stays reachable); a surviving
- *    page keeps each old link to a surviving page with probability 0.6 and gets new links to
- *    bring its out-degree back to its usual level.
+ *  - PageRank persists, as it does on the real web (the thesis: the surviving 55% of pages held
+ *    72% of the new PageRank; here 66-69%): a surviving page keeps its old spanning-tree parent
+ *    if that survived (else it gets a new one, so everything stays reachable), keeps each old
+ *    link to a surviving page with probability 0.9, and gets new links to bring its out-degree
+ *    back to its usual level; new in-site links pick their target by old in-degree (the rich
+ *    get richer; pages born in revision 2 count as in-degree 0).
  */
 import type { GeneratedWeb } from './generated-web.js';
 import { GeneratedWeb as Web2 } from './generated-web.js';
@@ -24,19 +28,41 @@ const S_SURVIVE = 21;
 const S_GROW = 22;
 const S_KEEP = 23;
 const SURVIVAL = 0.55;
-const KEEP_LINK = 0.6;
+const KEEP_LINK = 0.9;
+const GAMMA = 0.7;
+/** A page born in revision 2 attracts new links like an old page with no in-links. */
+const NEW_PAGE_ATTRACT = 1;
+const MAX_SURVIVAL = 0.95;
 
 export function buildRevision2(o: ResolvedSpec, rev1: GeneratedWeb): GeneratedWeb {
   const L1 = rev1.layout;
   const S1 = L1.ordinary;
   const N1 = S1 > 0 ? L1.firsts[S1 - 1]! + L1.counts[S1 - 1]! : 0;
 
-  // Survival probability of an ordinary page such that ~55% of all URLs survive.
+  // Pages that many others link to are the ones that last (the thesis: the 55% of pages
+  // that survived held 72% of the new PageRank): an ordinary page survives with probability
+  // min(MAX_SURVIVAL, a * indegree^GAMMA), with `a` chosen so that ~55% of all URLs survive.
+  const indegree = new Int32Array(N1);
+  const { targets: t1 } = rev1.csr;
+  for (let i = 0; i < rev1.csr.offsets[N1]!; i++) if (t1[i]! < N1) indegree[t1[i]!]!++;
+  const weight = (id: number) => Math.max(1, indegree[id]!) ** GAMMA;
+  const forcedOf = (s: number, u: number) => u === 0 || isSpecial(L1.traits[s]!, u);
   let forced = 0;
   for (let s = 0; s < S1; s++) forced += 1 + (L1.traits[s]!.specialDir ? Math.min(3, L1.counts[s]! - 1) : 0);
-  const p = N1 > forced ? Math.min(1, Math.max(0, (SURVIVAL * N1 - forced) / (N1 - forced))) : 1;
+  const expected = (a: number) => {
+    let e = forced;
+    for (let s = 0; s < S1; s++) {
+      for (let u = 0; u < L1.counts[s]!; u++) if (!forcedOf(s, u)) e += Math.min(MAX_SURVIVAL, a * weight(L1.firsts[s]! + u));
+    }
+    return e;
+  };
+  let lo = 0;
+  let hi = 1;
+  if (expected(hi) < SURVIVAL * N1) hi = Infinity;
+  else for (let k = 0; k < 40; k++) (expected((lo + hi) / 2) < SURVIVAL * N1 ? (lo = (lo + hi) / 2) : (hi = (lo + hi) / 2));
+  const a = hi;
   const survives = (s: number, u: number) =>
-    u === 0 || isSpecial(L1.traits[s]!, u) || unit(hash(o.seed, s, u, S_SURVIVE)) < p;
+    forcedOf(s, u) || unit(hash(o.seed, s, u, S_SURVIVE)) < Math.min(MAX_SURVIVAL, a * weight(L1.firsts[s]! + u));
   const added = (s: number) => {
     const x = L1.counts[s]! * unit(hash(o.seed, s, S_GROW));
     return Math.floor(x + unit(hash(o.seed, s, S_GROW, 1)));
@@ -79,15 +105,25 @@ export function buildRevision2(o: ResolvedSpec, rev1: GeneratedWeb): GeneratedWe
   const L2 = makeLayout(o, REV2_SALT, sizes, urlNums);
   // Fault sites are single pages after the ordinary ones in both revisions.
   for (let k = 0; k < L2.firsts.length - L2.ordinary; k++) oldToNew[L1.firsts[S1 + k]!] = L2.firsts[L2.ordinary + k]!;
-  const csr = buildLinks(L2, (nid, push) => {
-    const old = nid < total ? newToOld[nid]! : -1;
-    if (old < 0) return;
-    const { offsets, targets } = rev1.csr;
-    for (let i = offsets[old]!; i < offsets[old + 1]!; i++) {
-      const t = targets[i]!;
-      const nt = oldToNew[t]!;
-      if (nt >= 0 && unit(hash(o.seed, old, t, S_KEEP)) < KEEP_LINK) push(nt);
-    }
+  const attract = new Float64Array(L2.pageCount).fill(NEW_PAGE_ATTRACT);
+  for (let nid = 0; nid < total; nid++) if (newToOld[nid]! >= 0) attract[nid] = 1 + indegree[newToOld[nid]!]!;
+  const csr = buildLinks(L2, {
+    links: (nid, push) => {
+      const old = nid < total ? newToOld[nid]! : -1;
+      if (old < 0) return;
+      const { offsets, targets } = rev1.csr;
+      for (let i = offsets[old]!; i < offsets[old + 1]!; i++) {
+        const t = targets[i]!;
+        const nt = oldToNew[t]!;
+        if (nt >= 0 && unit(hash(o.seed, old, t, S_KEEP)) < KEEP_LINK) push(nt);
+      }
+    },
+    parent: (nid) => {
+      const old = nid < total ? newToOld[nid]! : -1;
+      const op = old >= 0 ? rev1.csr.parents[old]! : -1;
+      return op >= 0 ? oldToNew[op]! : -1;
+    },
+    attract,
   });
   return new Web2(2, L2, csr, siteInfos(o, L2));
 }
