@@ -10,6 +10,8 @@ export const ErrorCodes = {
   SEED_OUT_OF_SCOPE: 'CRAWL_SEED_OUT_OF_SCOPE',
   SEED_FILE_UNREADABLE: 'CRAWL_SEED_FILE_UNREADABLE',
   SETTINGS_CONFLICT: 'CRAWL_SETTINGS_CONFLICT',
+  /** A simulator graph source that is neither a dataset folder nor a crawl database, or is malformed. */
+  BAD_GRAPH: 'CRAWL_BAD_GRAPH',
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
@@ -53,6 +55,7 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.SEED_OUT_OF_SCOPE,
   ErrorCodes.SEED_FILE_UNREADABLE,
   ErrorCodes.SETTINGS_CONFLICT,
+  ErrorCodes.BAD_GRAPH,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,
   ErrorCodes.DB_TOO_NEW,

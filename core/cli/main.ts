@@ -4,6 +4,7 @@ import { demoCommand, DEMO_USAGE } from './demo-command.js';
 import { evalCommand, EVAL_USAGE } from './eval-command.js';
 import { rankCommand, RANK_USAGE } from './rank-command.js';
 import { serveCommand, SERVE_USAGE } from './serve-command.js';
+import { simulateCommand, SIMULATE_USAGE } from './simulate-command.js';
 import { testwebCommand, TESTWEB_USAGE } from './testweb-command.js';
 
 const USAGE = `crawlbench — a workbench for crawling a national web domain
@@ -16,6 +17,7 @@ commands:
   testweb   serve a generated national web (or a graph from files) on loopback
   rank      compute and store the PageRank of a crawl's pages (and sites)
   eval      measure a finished crawl's ordering against PageRank
+  simulate  replay crawl policies on a stored web graph in virtual time and compare them
   serve     the workbench in a browser: UI and API on 127.0.0.1, guarded by a token
 
 ${CRAWL_USAGE}
@@ -29,6 +31,8 @@ ${SERVE_USAGE}
 ${RANK_USAGE}
 
 ${EVAL_USAGE}
+
+${SIMULATE_USAGE}
 `;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -38,6 +42,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   serve: serveCommand,
   rank: rankCommand,
   eval: evalCommand,
+  simulate: simulateCommand,
 };
 
 /**

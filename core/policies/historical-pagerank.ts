@@ -3,14 +3,15 @@ import { seededRandom } from './history.js';
 import { distinctTargets, PendingPages } from './link-graph.js';
 import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
-export type NewPageRule = 'zero' | 'random' | 'parent';
+export type NewPageRule = 'zero' | 'random' | 'parent' | 'omniscient';
 
 /**
  * Historical PageRank (design.md section 3): pages known to an earlier crawl of the same
  * domain go by their old PageRank (matched by canonical URL); a new page gets 0, a value
  * drawn uniformly from the old values (seeded: the same crawl draws the same values), or
  * PR(parent)/outdegree(parent), with the parent's own value (old or estimated) and its
- * out-degree in this crawl, known once the parent's links are (its onFetched).
+ * out-degree in this crawl, known once the parent's links are (its onFetched). The
+ * simulator's reference 'omniscient' gives a new page its true final PageRank (the oracle).
  */
 export class HistoricalPageRank implements Policy {
   readonly name: string;
@@ -32,6 +33,7 @@ export class HistoricalPageRank implements Policy {
     private readonly history: ReadonlyMap<string, number>,
     readonly rule: NewPageRule,
     seed = 1,
+    private readonly oracle?: ReadonlyMap<string, number>,
   ) {
     this.name = `historical-pagerank-${rule}`;
     this.oldValues = Float64Array.from(history.values());
@@ -52,6 +54,8 @@ export class HistoricalPageRank implements Policy {
       v = old;
       this.old.set(page.id, old);
       this.knownOld += old;
+    } else if (this.rule === 'omniscient') {
+      v = this.oracle?.get(page.url) ?? 0;
     } else if (this.rule === 'random' && this.oldValues.length > 0) {
       v = this.oldValues[Math.floor(this.random() * this.oldValues.length)]!;
     }

@@ -65,4 +65,6 @@ export interface PolicyContext {
   inScope?: (url: string) => boolean;
   /** Old PageRank by canonical URL from a history file (default: pageRankByUrl of a crawl database). */
   loadHistory?: (path: string) => ReadonlyMap<string, number>;
+  /** The true final PageRank by canonical URL: only the simulator knows it (omniscient policies). */
+  oracle?: ReadonlyMap<string, number>;
 }

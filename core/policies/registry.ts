@@ -6,6 +6,7 @@ import { CrawlAbility } from './crawl-ability.js';
 import { HistoricalPageRank, type NewPageRule } from './historical-pagerank.js';
 import { loadHistory } from './history.js';
 import { LargerSitesFirst } from './larger-sites-first.js';
+import { Omniscient } from './omniscient.js';
 import { Opic } from './opic.js';
 import { batchSize, checkParams, numberParam, stringParam } from './params.js';
 import { PartialPageRank } from './partial-pagerank.js';
@@ -26,6 +27,8 @@ export interface PolicyInfo {
   name: string;
   summary: string;
   params: readonly string[];
+  /** Needs the simulator's oracle (the true PageRank): `crawlbench simulate` only. */
+  simulatorOnly?: boolean;
   create(params: Record<string, unknown>, ctx: PolicyContext): Policy;
 }
 
@@ -36,10 +39,12 @@ function historical(rule: NewPageRule, summary: string): PolicyInfo {
     name: `historical-pagerank-${rule}`,
     summary,
     params: rule === 'random' ? ['history', 'seed'] : ['history'],
+    simulatorOnly: rule === 'omniscient',
     create: (params, ctx) => {
       const path = stringParam(params, 'history');
       if (path === undefined) throw badOption('--history', `required by policy historical-pagerank-${rule} (an earlier crawl's database)`);
-      return new HistoricalPageRank(loadHistory(path, ctx), rule, numberParam(params, 'seed', 1, 0, 2 ** 32 - 1, true));
+      const oracle = rule === 'omniscient' ? needOracle(`historical-pagerank-${rule}`, ctx) : undefined;
+      return new HistoricalPageRank(loadHistory(path, ctx), rule, numberParam(params, 'seed', 1, 0, 2 ** 32 - 1, true), oracle);
     },
   };
 }
@@ -70,6 +75,14 @@ const POLICIES: PolicyInfo[] = [
   historical('zero', 'old PageRank of the --history crawl first; new pages get 0'),
   historical('random', 'old PageRank of the --history crawl first; new pages get a random old value'),
   historical('parent', 'old PageRank of the --history crawl first; new pages get PR(parent)/outdegree(parent)'),
+  historical('omniscient', 'old PageRank of the --history crawl first; new pages get their true PageRank (simulator only)'),
+  {
+    name: 'omniscient',
+    summary: 'every page by its true final PageRank (simulator only: an upper reference)',
+    params: [],
+    simulatorOnly: true,
+    create: (_params, ctx) => new Omniscient(needOracle('omniscient', ctx)),
+  },
   {
     name: 'performance',
     summary: 'servers by pages per connection over connection time, P/T; URLs FIFO',
@@ -100,8 +113,14 @@ const POLICIES: PolicyInfo[] = [
   },
 ];
 
-export function listPolicies(): readonly PolicyInfo[] {
-  return POLICIES;
+function needOracle(name: string, ctx: PolicyContext): ReadonlyMap<string, number> {
+  if (!ctx.oracle) throw badOption('--policy', `${name} needs the true PageRank of the whole web: it runs only in the simulator (crawlbench simulate)`);
+  return ctx.oracle;
+}
+
+/** The crawl policies; with `simulator`, also the simulator-only references (omniscient ones). */
+export function listPolicies(opts: { simulator?: boolean } = {}): readonly PolicyInfo[] {
+  return opts.simulator ? POLICIES : POLICIES.filter((p) => !p.simulatorOnly);
 }
 
 export function createPolicy(name: string, params: Record<string, unknown> = {}, ctx: PolicyContext = {}): Policy {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gunzipSync, createGzip } from 'node:zlib';
+import { parsePairs } from '../dataset/tsv.js';
 import { ListedWeb } from './listed-web.js';
 import { siteTraits, type TraitOptions } from './site-model.js';
 import type { SiteInfo, Web } from './web.js';
@@ -91,35 +92,6 @@ function site(host: string, first: number, index: number, opts: LoadOptions): Si
     keepAliveMax: t?.keepAliveMax ?? 100,
     robots: 'allow-all',
   };
-}
-
-/** Parses "a<TAB>b\n" lines of non-negative integers straight from bytes. */
-function parsePairs(buf: Buffer, name: string): { src: Int32Array; dst: Int32Array; count: number } {
-  let lines = 0;
-  for (let i = 0; i < buf.length; i++) if (buf[i] === 10) lines++;
-  const src = new Int32Array(lines + 1);
-  const dst = new Int32Array(lines + 1);
-  let count = 0;
-  let a = -1;
-  let cur = -1;
-  for (let i = 0; i <= buf.length; i++) {
-    const c = i < buf.length ? buf[i]! : 10;
-    if (c >= 48 && c <= 57) cur = (cur < 0 ? 0 : cur * 10) + (c - 48);
-    else if (c === 9 || c === 32) {
-      if (cur >= 0) {
-        a = cur;
-        cur = -1;
-      }
-    } else if (c === 10 || c === 13) {
-      if (a >= 0 && cur >= 0) {
-        src[count] = a;
-        dst[count++] = cur;
-      } else if (a >= 0 || cur >= 0) throw new Error(`${name}: bad line ${count + 1}`);
-      a = -1;
-      cur = -1;
-    } else throw new Error(`${name}: unexpected byte ${c} near line ${count + 1}`);
-  }
-  return { src, dst, count };
 }
 
 /** Writes `web` as pages.tsv.gz + links.tsv.gz (URLs 'http://host/path'), streaming. */

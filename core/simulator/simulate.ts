@@ -1,0 +1,236 @@
+import { badOption } from '../errors.js';
+import { pageRankByUrl } from '../ranking/crawl-graph.js';
+import { metrics } from '../ranking/evaluate.js';
+import { listPolicies } from '../policies/registry.js';
+import type { SiteKeyMode } from '../url/site-key.js';
+import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
+import { Simulation, type SimulationResult } from './simulation.js';
+import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
+
+export interface SimulateOptions {
+  graph: string;
+  /** Policy names; 'all' = every policy of design.md section 3 (topic only with a topic). */
+  policies: string[];
+  r: number;
+  /** ms */
+  w: number;
+  c: number;
+  /** bytes/s; Infinity = unlimited */
+  bandwidth: number;
+  batch?: number | null;
+  /** An earlier crawl database, else a previous crawl derived from the graph. */
+  history?: string;
+  /** Share of pages the derived previous crawl keeps (default 0.55, as in the thesis). */
+  historyShare?: number;
+  topic?: string;
+  /** Seed URLs (must be pages of the graph); default: every site's home page. */
+  seeds?: string[];
+  siteKey?: SiteKeyMode;
+  latency?: boolean;
+  networkSeed?: number;
+  maxPages?: number | null;
+  maxPagesPerSite?: number | null;
+  /** Points kept per curve. */
+  points?: number;
+  onProgress?: (msg: string) => void;
+}
+
+export interface PolicyOutcome {
+  policy: string;
+  pagesFetched: number;
+  averageCumulativePageRank: number;
+  upperBoundAverage: number;
+  kendallTau: number;
+  /** Pages fetched when 50%, 80%, 95% of the PageRank was reached (null: never). */
+  pagesAt: { share: number; pages: number | null; fraction: number | null }[];
+  /** Share of the graph's PageRank (reachable part) on the fetched pages. */
+  pageRankCovered: number;
+  simulatedSeconds: number;
+  meanOpenConnections: number;
+  connections: number;
+  wallSeconds: number;
+  curve: { fractionPages: number; cumulativePageRank: number; seconds: number }[];
+  openSeries: { t: number[]; open: number[] };
+}
+
+export interface SimulateReport {
+  graph: string;
+  pages: number;
+  links: number;
+  sites: number;
+  seeds: number;
+  reachable: number;
+  settings: { r: number; w: number; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null };
+  history: { source: string; pages: number } | null;
+  loadSeconds: number;
+  policies: PolicyOutcome[];
+}
+
+/** The simulator's graph and everything derived from it that all runs share. */
+export interface Prepared {
+  g: SimGraph;
+  seeds: number[];
+  truth: Float64Array;
+  oracle: Map<string, number>;
+  reachableCount: number;
+  loadSeconds: number;
+}
+
+export function prepare(opts: Pick<SimulateOptions, 'graph' | 'seeds' | 'siteKey'>): Prepared {
+  const t0 = performance.now();
+  const g = loadSimGraph(opts.graph, opts.siteKey ?? 'host');
+  const seeds = opts.seeds && opts.seeds.length > 0 ? seedNodes(g, opts.seeds) : defaultSeeds(g);
+  const keep = reachable(g.graph, seeds);
+  const truth = inducedPageRank(g.graph, keep);
+  let reachableCount = 0;
+  for (let v = 0; v < g.n; v++) reachableCount += keep[v]!;
+  return { g, seeds, truth, oracle: byUrl(g, truth, keep), reachableCount, loadSeconds: (performance.now() - t0) / 1000 };
+}
+
+function seedNodes(g: SimGraph, urls: string[]): number[] {
+  const index = new Map<string, number>();
+  g.urls.forEach((u, v) => index.set(u, v));
+  return urls.map((u) => {
+    const v = index.get(u) ?? index.get(u.replace(/\/$/, '')) ?? index.get(u + '/');
+    if (v === undefined) throw badOption('--seeds', `${u} is not a page of the graph`);
+    return v;
+  });
+}
+
+/** Expands 'all' and checks names against the one registry. */
+export function policyNames(requested: string[], topic: string | undefined): string[] {
+  const known = listPolicies({ simulator: true }).map((p) => p.name);
+  const out: string[] = [];
+  for (const name of requested) {
+    if (name === 'all') {
+      for (const k of known) if (k !== 'topic' || topic !== undefined) out.push(k);
+    } else if (!known.includes(name)) {
+      throw badOption('--policy', `unknown policy "${name}" (available: ${known.join(', ')}, or all)`);
+    } else out.push(name);
+  }
+  return [...new Set(out)];
+}
+
+export function simulate(opts: SimulateOptions): SimulateReport {
+  const log = opts.onProgress ?? (() => {});
+  const names = policyNames(opts.policies, opts.topic);
+  const p = prepare(opts);
+  log(`graph ${opts.graph}: ${p.g.n} pages, ${p.g.graph.targets.length} links, ${p.g.sites.length} sites; ${p.reachableCount} reachable from ${p.seeds.length} seeds (${p.loadSeconds.toFixed(1)} s)`);
+  const { history, historySource } = historyFor(names, opts, p);
+  const policies: PolicyOutcome[] = [];
+  for (const name of names) {
+    log(`simulating ${name} ...`);
+    const result = runOne(p, name, opts, history, historySource);
+    const outcome = evaluateRun(result, p.truth, opts.points ?? 400);
+    log(
+      `  ${name}: ${outcome.pagesFetched} pages, avg cumulative PageRank ${outcome.averageCumulativePageRank.toFixed(3)}, ` +
+        `tau ${outcome.kendallTau.toFixed(3)}, ${formatDuration(outcome.simulatedSeconds)} simulated, ${outcome.wallSeconds.toFixed(1)} s`,
+    );
+    policies.push(outcome);
+  }
+  return {
+    graph: opts.graph,
+    pages: p.g.n,
+    links: p.g.graph.targets.length,
+    sites: p.g.sites.length,
+    seeds: p.seeds.length,
+    reachable: p.reachableCount,
+    settings: {
+      r: opts.r,
+      w: opts.w,
+      c: opts.c,
+      bandwidth: opts.bandwidth,
+      latency: opts.latency ?? true,
+      networkSeed: opts.networkSeed ?? 1,
+      batch: opts.batch ?? null,
+    },
+    history: historySource === null ? null : { source: historySource, pages: history!.size },
+    loadSeconds: p.loadSeconds,
+    policies,
+  };
+}
+
+/** The previous crawl the historical policies need: --history's database, else derived from the graph. */
+export function historyFor(
+  names: string[],
+  opts: Pick<SimulateOptions, 'history' | 'historyShare' | 'networkSeed'>,
+  p: Prepared,
+): { history?: ReadonlyMap<string, number>; historySource: string | null } {
+  if (!names.some((n) => n.startsWith('historical-'))) return { historySource: null };
+  if (opts.history !== undefined) {
+    const history = pageRankByUrl(opts.history);
+    let matched = 0;
+    for (const url of history.keys()) if (p.oracle.has(url)) matched++;
+    if (matched === 0) throw badOption('--history', `${opts.history} holds no page of the graph ${p.g.source} (URLs are matched exactly)`);
+    return { history, historySource: opts.history };
+  }
+  const share = opts.historyShare ?? 0.55;
+  return {
+    history: deriveHistory(p.g, share, opts.networkSeed ?? 1),
+    historySource: `derived: ${Math.round(share * 100)}% of the graph's pages, with their PageRank`,
+  };
+}
+
+/** One policy over the prepared graph. */
+export function runOne(
+  p: Prepared,
+  name: string,
+  opts: Omit<SimulateOptions, 'graph' | 'policies'>,
+  history?: ReadonlyMap<string, number>,
+  historySource?: string | null,
+): SimulationResult {
+  const params: Record<string, unknown> = {};
+  if (name.startsWith('historical-')) params.history = historySource ?? 'history';
+  if (name === 'topic') params.topic = opts.topic;
+  return new Simulation(p.g, {
+    policy: name,
+    params,
+    r: opts.r,
+    w: opts.w,
+    c: opts.c,
+    bandwidth: opts.bandwidth,
+    batch: opts.batch ?? null,
+    network: { latency: opts.latency ?? true, seed: opts.networkSeed ?? 1 },
+    seeds: p.seeds,
+    maxPages: opts.maxPages ?? null,
+    maxPagesPerSite: opts.maxPagesPerSite ?? null,
+    history,
+    oracle: p.oracle,
+  }).run();
+}
+
+export function evaluateRun(r: SimulationResult, truth: Float64Array, points: number): PolicyOutcome {
+  const values = new Float64Array(r.pagesFetched);
+  let covered = 0;
+  for (let i = 0; i < r.pagesFetched; i++) covered += values[i] = truth[r.order[i]!]!;
+  const m = metrics({ values, times: r.times }, { points });
+  return {
+    policy: r.policy,
+    pagesFetched: r.pagesFetched,
+    averageCumulativePageRank: m.averageCumulativePageRank,
+    upperBoundAverage: m.upperBoundAverage,
+    kendallTau: m.kendallTau,
+    pagesAt: [0.5, 0.8, 0.95].map((share) => {
+      // Shares of the whole graph's (reachable) PageRank, not only of what was fetched.
+      let i = 0;
+      let acc = 0;
+      while (i < values.length && acc < share - 1e-12) acc += values[i++]!;
+      const reached = acc >= share - 1e-12;
+      return { share, pages: reached ? i : null, fraction: reached && r.pagesFetched > 0 ? i / r.pagesFetched : null };
+    }),
+    pageRankCovered: covered,
+    simulatedSeconds: r.durationMs / 1000,
+    meanOpenConnections: r.meanOpen,
+    connections: r.connections,
+    wallSeconds: r.wallMs / 1000,
+    curve: m.curve.map((c) => ({ fractionPages: c.fractionPages, cumulativePageRank: c.cumulativePageRank, seconds: c.seconds })),
+    openSeries: r.openSeries,
+  };
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
+  if (seconds < 172800) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86400).toFixed(1)} d`;
+}
