@@ -14,7 +14,7 @@ import { CheerioCrawler, Configuration, log, LogLevel } from '@crawlee/cheerio';
 const [seedsFile, concurrencyText, storageDir] = process.argv.slice(2);
 const concurrency = Number(concurrencyText ?? 64);
 const seeds = readFileSync(seedsFile!, 'utf8').split('\n').filter(Boolean);
-log.setLevel(LogLevel.WARNING);
+log.setLevel(LogLevel.ERROR); // its retries of connections the server closed are expected, not news
 
 const config = new Configuration({
   persistStorage: false,

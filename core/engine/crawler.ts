@@ -14,6 +14,7 @@ import { Scope } from '../url/scope.js';
 import { CrawlCounters, type CrawlContext } from './context.js';
 import { discover } from './discovery.js';
 import { RobotsCache } from './robots-cache.js';
+import { knownUrls } from './page-processor.js';
 import { replayPolicy } from './policy-replay.js';
 import { runSession } from './session-runner.js';
 import { SiteRegistry } from './site-registry.js';
@@ -311,6 +312,7 @@ export class Crawler extends EventEmitter {
     if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC') {
       // Disk (or the --max-db-size budget) is full: keep the last committed batch and pause.
       // Writes of sessions still in flight go into a batch that is never committed.
+      knownUrls(this.ctx).clear(); // some of its pages were in the batch rolled back
       try {
         this.ctx.store.rollback();
         this.ctx.store.begin();

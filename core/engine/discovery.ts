@@ -13,6 +13,11 @@ export interface Discovery {
   nofollow: boolean;
 }
 
+/** Told the URLs that are pages not skipped: discover() returns their id at once from then on. */
+export interface KnownPages {
+  set(url: string, id: number): void;
+}
+
 /** Skip codes that a later, better link can lift (a shorter path, a followable link). */
 const LIFTABLE = new Set<string>([ErrorCodes.TRAP_DEPTH, ErrorCodes.TRAP_DYNAMIC_DEPTH, SkipCodes.NOFOLLOW]);
 
@@ -22,7 +27,7 @@ const LIFTABLE = new Set<string>([ErrorCodes.TRAP_DEPTH, ErrorCodes.TRAP_DYNAMIC
  * static URLs, 5 for dynamic ones, the per-site cap, too many redirects, nofollow).
  * Returns null when the URL is outside the crawl's scope (such URLs are only counted).
  */
-export function discover(ctx: CrawlContext, d: Discovery): number | null {
+export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): number | null {
   const { settings, store, scheduler, policy } = ctx;
   const scopeProblem = ctx.scope.check(d.url);
   if (scopeProblem !== null) {
@@ -30,7 +35,10 @@ export function discover(ctx: CrawlContext, d: Discovery): number | null {
     return null;
   }
   const existing = store.findPage(d.url);
-  if (existing && existing.status !== 'skipped') return existing.id;
+  if (existing && existing.status !== 'skipped') {
+    known?.set(d.url, existing.id);
+    return existing.id;
+  }
 
   const key = siteKey(d.url, settings.siteKey);
   const { site, created } = ctx.sites.getOrCreate(key);
@@ -45,6 +53,7 @@ export function discover(ctx: CrawlContext, d: Discovery): number | null {
       site.pagesKnown++;
       ctx.sites.touch(site);
       scheduler.enqueue(site, existing.id, priority);
+      known?.set(d.url, existing.id);
     }
     return existing.id;
   }
@@ -69,6 +78,7 @@ export function discover(ctx: CrawlContext, d: Discovery): number | null {
   site.pagesKnown++;
   ctx.sites.touch(site);
   scheduler.enqueue(site, id, priority);
+  known?.set(d.url, id);
   return id;
 }
 

@@ -6,8 +6,39 @@ import { decodeHtml, isHtml } from '../parse/charset.js';
 import { extractLinks } from '../parse/extract-links.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { canonicalize } from '../url/canonical.js';
+import type { NewLink } from '../store/crawl-store.js';
 import type { CrawlContext } from './context.js';
-import { discover } from './discovery.js';
+import { discover, type KnownPages } from './discovery.js';
+
+/**
+ * URLs recently seen to be pages that are not skipped, with their ids. For these discover()
+ * would only look the URL up and return its id, so a hit skips the lookup (a query by URL per
+ * link was the crawl's largest cost after parsing). First in, first out, bounded: a site's
+ * navigation links repeat on all its pages, so recent URLs are the ones that come back.
+ */
+export class KnownUrls implements KnownPages {
+  private readonly map = new Map<string, number>();
+  constructor(private readonly max = 100_000) {}
+  get(url: string): number | undefined {
+    return this.map.get(url);
+  }
+  set(url: string, id: number): void {
+    if (this.map.size >= this.max && !this.map.has(url)) this.map.delete(this.map.keys().next().value!);
+    this.map.set(url, id);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+const knownByCrawl = new WeakMap<CrawlContext, KnownUrls>();
+
+/** The crawl's KnownUrls; forget them when the write batch they came from is rolled back. */
+export function knownUrls(ctx: CrawlContext): KnownUrls {
+  let known = knownByCrawl.get(ctx);
+  if (!known) knownByCrawl.set(ctx, (known = new KnownUrls()));
+  return known;
+}
 
 /** A page taken from the frontier, with what discovery stored about it. */
 export interface PageJob {
@@ -105,27 +136,29 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
   ctx.scheduler.pageDone();
 
   const targets: number[] = [];
+  const rows: NewLink[] = [];
+  const known = knownUrls(ctx);
   if (redirectTarget !== null && redirectTarget !== job.url) {
     const target = discover(ctx, {
       url: redirectTarget, depth: job.depth, parentId: job.id, redirects: job.redirects + 1, anchor: null, nofollow: false,
-    });
+    }, known);
     if (target !== null) {
-      store.insertLink(job.id, target, null, false, 'redirect');
-      counters.links++;
+      rows.push({ dst: target, anchor: null, nofollow: false, kind: 'redirect' });
       targets.push(target);
     }
   }
   for (const link of links) {
     if (link.url === job.url) continue;
     const nofollow = link.nofollow || !followLinks;
-    const target = discover(ctx, {
-      url: link.url, depth: job.depth + 1, parentId: job.id, redirects: 0, anchor: link.anchor || null, nofollow,
-    });
+    const target =
+      known.get(link.url) ??
+      discover(ctx, { url: link.url, depth: job.depth + 1, parentId: job.id, redirects: 0, anchor: link.anchor || null, nofollow }, known);
     if (target === null) continue;
-    store.insertLink(job.id, target, link.anchor || null, nofollow, link.kind);
-    counters.links++;
+    rows.push({ dst: target, anchor: link.anchor || null, nofollow, kind: link.kind });
     targets.push(target);
   }
+  store.insertLinks(job.id, rows);
+  counters.links += rows.length;
   ctx.policy.onFetched?.(job.id, site, targets);
   return { kind: 'done' };
 }

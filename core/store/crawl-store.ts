@@ -53,6 +53,15 @@ export interface FetchRecord {
   responseMs: number | null;
 }
 
+export interface NewLink {
+  dst: number;
+  anchor: string | null;
+  nofollow: boolean;
+  kind: string;
+}
+
+const LINK_ROWS = 32;
+
 export interface FrontierRow {
   page_id: number;
   site_id: number;
@@ -85,6 +94,8 @@ export class CrawlStore {
   private nextPage: number;
   private nextSite: number;
   private nextSeq: number;
+  /** Multi-row link INSERTs by row count, prepared on first use (at most LINK_ROWS of them). */
+  private readonly insertLinksBy: Statement[] = [];
 
   private constructor(readonly path: string, opened: { db: Db; release: () => void }) {
     this.db = opened.db;
@@ -108,10 +119,11 @@ export class CrawlStore {
         VALUES (@id, @url, @siteId, @depth, @parentId, @redirects, @status, @errorCode)`),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
       pageForFetch: db.prepare('SELECT url, depth, redirects, attempts FROM pages WHERE id = ?'),
-      recordFetch: db.prepare(`UPDATE pages SET status = @status, http_status = @httpStatus, content_type = @contentType,
-        bytes = @bytes, content_hash = @contentHash, duplicate_of = @duplicateOf, title = @title, noindex = @noindex,
-        error_code = @errorCode, attempts = @attempts, fetch_seq = @seq, fetched_at = @fetchedAt, response_ms = @responseMs
-        WHERE id = @id`),
+      // Positional parameters: binding an object by name costs more than the UPDATE's own work here.
+      recordFetch: db.prepare(`UPDATE pages SET status = ?, http_status = ?, content_type = ?,
+        bytes = ?, content_hash = ?, duplicate_of = ?, title = ?, noindex = ?,
+        error_code = ?, attempts = ?, fetch_seq = ?, fetched_at = ?, response_ms = ?
+        WHERE id = ?`),
       setPageStatus: db.prepare('UPDATE pages SET status = ?, error_code = ?, attempts = ? WHERE id = ?'),
       setAttempts: db.prepare('UPDATE pages SET attempts = ?, error_code = ? WHERE id = ?'),
       enqueue: db.prepare('INSERT OR REPLACE INTO frontier(page_id, site_id, priority) VALUES (?, ?, ?)'),
@@ -250,7 +262,10 @@ export class CrawlStore {
   /** Stores a fetch result and removes the page from the frontier, in the current batch. */
   recordFetch(id: number, r: FetchRecord): number {
     const seq = this.nextSeq++;
-    this.st.recordFetch!.run({ ...r, id, seq, noindex: r.noindex ? 1 : 0 });
+    this.st.recordFetch!.run(
+      r.status, r.httpStatus, r.contentType, r.bytes, r.contentHash, r.duplicateOf, r.title, r.noindex ? 1 : 0,
+      r.errorCode, r.attempts, seq, r.fetchedAt, r.responseMs, id,
+    );
     this.st.dequeue!.run(id);
     return seq;
   }
@@ -278,6 +293,30 @@ export class CrawlStore {
   // ---- links, duplicates, content ----------------------------------------------------
   insertLink(src: number, dst: number, anchor: string | null, nofollow: boolean, kind: string): void {
     this.st.insertLink!.run(src, dst, anchor, nofollow ? 1 : 0, kind);
+  }
+  /**
+   * The out-links of one page, LINK_ROWS rows per INSERT: saves the per-statement overhead of
+   * a row at a time (~15% of link-insert time in bench/throughput; the B-tree work remains).
+   */
+  insertLinks(src: number, links: readonly NewLink[]): void {
+    for (let from = 0; from < links.length; from += LINK_ROWS) {
+      const n = Math.min(LINK_ROWS, links.length - from);
+      const args: Array<number | string | null> = new Array(n * 5);
+      for (let i = 0; i < n; i++) {
+        const l = links[from + i]!;
+        args[i * 5] = src;
+        args[i * 5 + 1] = l.dst;
+        args[i * 5 + 2] = l.anchor;
+        args[i * 5 + 3] = l.nofollow ? 1 : 0;
+        args[i * 5 + 4] = l.kind;
+      }
+      let st = this.insertLinksBy[n];
+      if (!st) {
+        const rows = Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ');
+        st = this.insertLinksBy[n] = this.db.prepare(`INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES ${rows}`);
+      }
+      st.run(...args);
+    }
   }
   findHash(hash: string): number | undefined {
     return this.st.findHash!.get(hash) as number | undefined;
