@@ -106,6 +106,8 @@ export function policyNames(requested: string[], topic: string | undefined): str
       for (const k of known) if (k !== 'topic' || topic !== undefined) out.push(k);
     } else if (!known.includes(name)) {
       throw badOption('--policy', `unknown policy "${name}" (available: ${known.join(', ')}, or all)`);
+    } else if (name === 'topic' && (topic === undefined || topic.trim() === '')) {
+      throw badOption('--topic', 'required by policy topic (the topic word)');
     } else out.push(name);
   }
   return [...new Set(out)];

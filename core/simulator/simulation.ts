@@ -31,6 +31,8 @@ export interface SimulationOptions {
   history?: ReadonlyMap<string, number>;
   /** True PageRank by URL: the oracle of the omniscient policies. */
   oracle?: ReadonlyMap<string, number>;
+  /** Overrides the network model's servers (site index -> model): for cases worked out by hand. */
+  servers?: (site: number) => ServerModel;
 }
 
 export interface SimulationResult {
@@ -199,7 +201,7 @@ export class Simulation {
   private server(s: number): ServerModel {
     let m = this.servers[s];
     if (!m) {
-      m = serverModel(this.o.network, s, this.g.measured?.[s] ?? null);
+      m = this.o.servers ? this.o.servers(s) : serverModel(this.o.network, s, this.g.measured?.[s] ?? null);
       this.servers[s] = m;
     }
     return m;

@@ -1,0 +1,121 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
+import { exportGraphDir } from '../../core/testweb/graph-files.js';
+import { crawlbench } from '../helpers/run.js';
+import { tmpDir } from '../helpers/tmp.js';
+import { crawl, serve, testSettings } from '../helpers/web.js';
+
+const dir = tmpDir();
+const graph = join(dir, 'graph');
+/** Many sites of similar size, so that politeness on one big site does not bound every r. */
+const even = join(dir, 'even');
+
+interface Outcome {
+  policy: string;
+  pagesFetched: number;
+  averageCumulativePageRank: number;
+  upperBoundAverage: number;
+  kendallTau: number;
+  simulatedSeconds: number;
+  pagesAt: Array<{ share: number; pages: number | null }>;
+}
+
+describe('crawlbench simulate', () => {
+  beforeAll(async () => {
+    await exportGraphDir(generateWeb({ seed: 21, sites: 40, pages: 1500, latency: false }), graph);
+    await exportGraphDir(generateWeb({ seed: 21, sites: 60, pages: 1500, maxSitePages: 40, latency: false }), even);
+  });
+
+  it('compares policies in one table; the omniscient reference beats the real policies', async () => {
+    const res = await crawlbench(['simulate', '--graph', graph, '--policy', 'breadth-first,opic,omniscient', '--r', '4', '--w', '1s', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const report = JSON.parse(res.stdout) as { reachable: number; policies: Outcome[] };
+    expect(report.policies.map((p) => p.policy)).toEqual(['breadth-first', 'opic', 'omniscient']);
+    const by = Object.fromEntries(report.policies.map((p) => [p.policy, p]));
+    for (const p of report.policies) {
+      expect(p.pagesFetched).toBe(report.reachable);
+      expect(p.averageCumulativePageRank).toBeGreaterThan(0.5);
+      expect(p.averageCumulativePageRank).toBeLessThanOrEqual(p.upperBoundAverage + 1e-9);
+      expect(p.simulatedSeconds).toBeGreaterThan(0);
+      expect(p.pagesAt.map((a) => a.share)).toEqual([0.5, 0.8, 0.95]);
+    }
+    expect(by.omniscient!.averageCumulativePageRank).toBeGreaterThan(by['breadth-first']!.averageCumulativePageRank);
+    expect(by.omniscient!.kendallTau).toBeGreaterThan(by['breadth-first']!.kendallTau);
+  }, 60_000);
+
+  it('--policy all runs every policy of the papers with the references, and writes the curves', async () => {
+    const csv = join(dir, 'curves.csv');
+    const res = await crawlbench(['simulate', '--graph', graph, '--policy', 'all', '--r', '8', '--w', '1s', '--csv', csv]);
+    expect(res.code, res.stderr).toBe(0);
+    for (const name of ['breadth-first', 'backlink-count', 'batch-pagerank', 'partial-pagerank', 'opic', 'larger-sites-first',
+      'historical-pagerank-zero', 'historical-pagerank-random', 'historical-pagerank-parent', 'historical-pagerank-omniscient',
+      'omniscient', 'performance', 'quality', 'crawl-ability']) {
+      expect(res.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+    expect(res.stdout).not.toMatch(/^ {2}topic /m); // only with --topic
+    expect(res.stdout).toContain('history: derived: 55%');
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('series,policy,x,y');
+    expect(lines.some((l) => l.startsWith('pagerank_by_pages,omniscient,'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('open_connections,opic,'))).toBe(true);
+  }, 120_000);
+
+  it('several r and bandwidth values: a speed-up table, faster with more connections', async () => {
+    const res = await crawlbench(['simulate', '--graph', even, '--policy', 'larger-sites-first', '--r', '1,16', '--bandwidth', '2KB,2MB', '--w', '0', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as { cells: Array<{ r: number; bandwidth: number; speedup: number; simulatedSeconds: number }> };
+    expect(out.cells.map((c) => [c.bandwidth, c.r])).toEqual([[2000, 1], [2000, 16], [2e6, 1], [2e6, 16]]);
+    const at = (b: number, r: number) => out.cells.find((c) => c.bandwidth === b && c.r === r)!;
+    expect(at(2e6, 16).speedup).toBeGreaterThan(1.8);
+    // A thin link is saturated by a few connections: more of them hardly help.
+    expect(at(2000, 16).speedup).toBeLessThan(1.5);
+    expect(at(2000, 1).simulatedSeconds).toBeGreaterThan(at(2e6, 1).simulatedSeconds);
+  }, 60_000);
+
+  it('replays a crawl database, with the servers it measured', async () => {
+    const web = generateWeb({ seed: 4, sites: 6, pages: 150, latency: { maxMs: 30 } });
+    const { port } = await serve(web);
+    const db = join(dir, 'crawl.db');
+    await crawl(db, testSettings(seedUrls(web, port), { r: 4, maxCrawlDelay: 0 }));
+    const res = await crawlbench(['simulate', '--graph', db, '--policy', 'breadth-first', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const report = JSON.parse(res.stdout) as { pages: number; policies: Outcome[] };
+    expect(report.pages).toBeGreaterThan(100);
+    expect(report.policies[0]!.pagesFetched).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('bad input: one line naming the problem, exit 2', async () => {
+    const bad = join(dir, 'no-links');
+    mkdirSync(bad);
+    writeFileSync(join(bad, 'pages.tsv.gz'), '');
+    const notDb = join(dir, 'not-a-db.db');
+    writeFileSync(notDb, 'hello');
+    const cases: Array<[string[], RegExp]> = [
+      [['--policy', 'opic'], /--graph: required/],
+      [['--graph', join(dir, 'missing')], /--policy: required/],
+      [['--graph', join(dir, 'missing'), '--policy', 'opic'], /does not exist \[CRAWL_BAD_GRAPH\]/],
+      [['--graph', bad, '--policy', 'opic'], /has no links.tsv.gz .*\[CRAWL_BAD_GRAPH\]/],
+      [['--graph', notDb, '--policy', 'opic'], /CRAWL_DB_/],
+      [['--graph', graph, '--policy', 'fastest'], /--policy: unknown policy "fastest"/],
+      [['--graph', graph, '--policy', 'opic', '--bandwidth', '0'], /--bandwidth/],
+      [['--graph', graph, '--policy', 'opic', '--w', '15'], /--w: "15" needs a unit/],
+      [['--graph', graph, '--policy', 'opic,breadth-first', '--r', '1,64'], /exactly one policy/],
+      [['--graph', graph, '--policy', 'historical-pagerank-zero', '--history-share', '1.5'], /--history-share/],
+      [['--graph', graph, '--policy', 'topic'], /--topic: required/],
+    ];
+    for (const [args, message] of cases) {
+      const res = await crawlbench(['simulate', ...args]);
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toMatch(message);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  }, 60_000);
+
+  it('the omniscient references are refused by a real crawl', async () => {
+    const res = await crawlbench(['crawl', '--db', join(dir, 'o.db'), '--seed', 'http://a.test/', '--policy', 'omniscient']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/omniscient needs the true PageRank .* only in the simulator/);
+  });
+});
