@@ -3,6 +3,7 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { validateSettings } from '../config/settings.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
+import { UrlIndex } from './url-index.js';
 
 export type PageStatus = 'queued' | 'fetched' | 'duplicate' | 'failed' | 'skipped' | 'disallowed';
 export type CrawlState = 'created' | 'running' | 'paused' | 'finished';
@@ -92,6 +93,8 @@ export class CrawlStore {
   private readonly release: () => void;
   private readonly st: Record<string, Statement>;
   private nextPage: number;
+  /** Fingerprints of every page's URL, built on the first findPage (see url-index.ts). */
+  private urls: UrlIndex | null = null;
   private nextSite: number;
   private nextSeq: number;
   /** Multi-row link INSERTs by row count, prepared on first use (at most LINK_ROWS of them). */
@@ -113,10 +116,10 @@ export class CrawlStore {
         connect_ms = @connect_ms, response_ms = @response_ms, requests_per_conn = @requests_per_conn,
         consecutive_errors = @consecutive_errors, errors = @errors, crawl_delay_ms = @crawl_delay_ms,
         not_before = @not_before, parked = @parked WHERE id = @id`),
-      findPage: db.prepare('SELECT id, status, error_code FROM pages WHERE url = ?'),
+      pageById: db.prepare('SELECT url, status, error_code FROM pages WHERE id = ?').raw(),
       requeue: db.prepare("UPDATE pages SET status = 'queued', error_code = NULL, depth = ? WHERE id = ?"),
       insertPage: db.prepare(`INSERT INTO pages(id, url, site_id, depth, parent_id, redirects, status, error_code)
-        VALUES (@id, @url, @siteId, @depth, @parentId, @redirects, @status, @errorCode)`),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
       pageForFetch: db.prepare('SELECT url, depth, redirects, attempts FROM pages WHERE id = ?'),
       // Positional parameters: binding an object by name costs more than the UPDATE's own work here.
@@ -238,8 +241,25 @@ export class CrawlStore {
   }
 
   // ---- pages and frontier ------------------------------------------------------------
+  /**
+   * The page with this URL, if any. Answered from the in-memory fingerprints: a URL never
+   * seen costs no query, a known one a lookup by id (the row confirms the URL).
+   */
   findPage(url: string): { id: number; status: PageStatus; error_code: string | null } | undefined {
-    return this.st.findPage!.get(url) as { id: number; status: PageStatus; error_code: string | null } | undefined;
+    const byId = this.st.pageById!;
+    return this.urlIndex().find(url, (id) => {
+      const row = byId.get(id) as [string, PageStatus, string | null] | undefined;
+      return row !== undefined && row[0] === url ? { id, status: row[1], error_code: row[2] } : undefined;
+    });
+  }
+  private urlIndex(): UrlIndex {
+    if (this.urls) return this.urls;
+    const count = (this.db.prepare('SELECT count(*) FROM pages').pluck().get() as number) ?? 0;
+    const index = new UrlIndex(Math.ceil((count * 10) / 7) + 1);
+    for (const [id, url] of this.db.prepare('SELECT id, url FROM pages').raw().iterate() as Iterable<[number, string]>) {
+      index.add(url, id);
+    }
+    return (this.urls = index);
   }
   /** A skipped page that a later link made admissible goes back into the frontier. */
   requeuePage(id: number, siteId: number, depth: number, priority: number): void {
@@ -249,7 +269,8 @@ export class CrawlStore {
   /** Adds a discovered page (and, if queued, its frontier entry); returns its id. */
   insertPage(p: Omit<NewPage, 'id'>, priority = 0): number {
     const id = this.nextPage++;
-    this.st.insertPage!.run({ ...p, id, errorCode: p.errorCode ?? null });
+    this.st.insertPage!.run(id, p.url, p.siteId, p.depth, p.parentId, p.redirects, p.status, p.errorCode ?? null);
+    this.urlIndex().add(p.url, id);
     if (p.status === 'queued') this.st.enqueue!.run(id, p.siteId, priority);
     return id;
   }

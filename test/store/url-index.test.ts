@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateSettings } from '../../core/config/settings.js';
+import { CrawlStore } from '../../core/store/crawl-store.js';
+import { UrlIndex } from '../../core/store/url-index.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const dir = tmpDir();
+const settings = validateSettings({ seeds: ['http://a.test/'] });
+
+describe('URL index', () => {
+  it('finds every URL it was given across growth, and no other', () => {
+    const index = new UrlIndex(16);
+    for (let i = 1; i <= 20_000; i++) index.add(`http://s${i % 97}.test/p/${i}`, i);
+    expect(index.size).toBe(20_000);
+    for (const i of [1, 97, 4_321, 20_000]) expect(index.find(`http://s${i % 97}.test/p/${i}`, (id) => id)).toBe(i);
+    expect(index.find('http://s1.test/p/20001', (id) => id)).toBeUndefined();
+  });
+
+  it('lets the caller reject a candidate, so equal fingerprints never confuse two URLs', () => {
+    const index = new UrlIndex();
+    index.add('http://a.test/x', 1);
+    index.add('http://a.test/x', 2); // as if a second URL had the same fingerprint
+    expect(index.find('http://a.test/x', (id) => (id === 2 ? id : undefined))).toBe(2);
+    expect(index.find('http://a.test/x', () => undefined)).toBeUndefined();
+  });
+
+  it('the store answers findPage from it, after a reopen and after a rolled-back batch', () => {
+    const path = join(dir, 'urls.db');
+    const store = CrawlStore.create(path, settings);
+    const site = store.insertSite('a.test');
+    store.begin();
+    const a = store.insertPage({ url: 'http://a.test/1', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
+    store.commit();
+    store.begin();
+    store.insertPage({ url: 'http://a.test/2', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
+    store.rollback();
+    expect(store.findPage('http://a.test/1')).toEqual({ id: a, status: 'queued', error_code: null });
+    expect(store.findPage('http://a.test/2')).toBeUndefined(); // its id was rolled back with the batch
+    store.close();
+    const again = CrawlStore.open(path);
+    expect(again.findPage('http://a.test/1')?.id).toBe(a);
+    expect(again.findPage('http://a.test/2')).toBeUndefined();
+    again.close();
+  });
+});
