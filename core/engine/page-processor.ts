@@ -13,21 +13,29 @@ import { discover, type KnownPages } from './discovery.js';
 /**
  * URLs recently seen to be pages that are not skipped, with their ids. For these discover()
  * would only look the URL up and return its id, so a hit skips the lookup (a query by URL per
- * link was the crawl's largest cost after parsing). First in, first out, bounded: a site's
+ * link was the crawl's largest cost after parsing). Bounded, recent first: a site's
  * navigation links repeat on all its pages, so recent URLs are the ones that come back.
+ * Two generations of max/2 each, the older dropped whole when the newer fills: evicting a
+ * Map's oldest key one at a time costs O(deleted keys) in V8, which made this quadratic past
+ * `max` URLs (bench/frontier: 14 s per 100,000 URLs at 300,000).
  */
 export class KnownUrls implements KnownPages {
-  private readonly map = new Map<string, number>();
+  private recent = new Map<string, number>();
+  private older = new Map<string, number>();
   constructor(private readonly max = 100_000) {}
   get(url: string): number | undefined {
-    return this.map.get(url);
+    return this.recent.get(url) ?? this.older.get(url);
   }
   set(url: string, id: number): void {
-    if (this.map.size >= this.max && !this.map.has(url)) this.map.delete(this.map.keys().next().value!);
-    this.map.set(url, id);
+    if (this.recent.size >= this.max / 2) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
+    this.recent.set(url, id);
   }
   clear(): void {
-    this.map.clear();
+    this.recent.clear();
+    this.older.clear();
   }
 }
 
