@@ -1,0 +1,254 @@
+import { mkdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { validateSettings } from '../../core/config/settings.js';
+import { CrawlCounters, type CrawlContext } from '../../core/engine/context.js';
+import { discover } from '../../core/engine/discovery.js';
+import { knownUrls } from '../../core/engine/page-processor.js';
+import { SiteRegistry } from '../../core/engine/site-registry.js';
+import { policyContext } from '../../core/policies/context.js';
+import { createPolicy } from '../../core/policies/registry.js';
+import type { Clock } from '../../core/scheduler/clock.js';
+import { Scheduler } from '../../core/scheduler/scheduler.js';
+import { CrawlStore, type NewLink } from '../../core/store/crawl-store.js';
+import { Scope } from '../../core/url/scope.js';
+import { SyntheticWeb } from './synthetic-web.js';
+
+/**
+ * The frontier of a national crawl without the network (issue 6, item 2): N discovered URLs
+ * over S sites pushed through the real CrawlStore, discover() and Scheduler, with the
+ * backlink-count policy re-ranking pending pages as links arrive. "Fetching" is simulated on
+ * a virtual clock: take sessions from the scheduler in policy order, read each page's row as
+ * the session runner does, record the fetch, and discover its ~10 links (new URLs and URLs
+ * already known, same site and other sites). Writes are batched and committed at least every
+ * second of wall time, as the crawler does. Ends when N distinct URLs have been discovered.
+ *
+ *   npm run bench:frontier [-- --urls 5000000 --sites 50000 --links-per-page 10 --new-share 0.5
+ *                              --policy backlink-count --no-link-rows --keep --json]
+ *
+ * Targets: at least 50,000 URLs/s; peak RSS under 1.5 GB.
+ */
+const { values: flags } = parseArgs({
+  options: {
+    urls: { type: 'string', default: '5000000' },
+    sites: { type: 'string', default: '50000' },
+    seeds: { type: 'string', default: '1000' },
+    'links-per-page': { type: 'string', default: '10' },
+    'new-share': { type: 'string', default: '0.5' },
+    policy: { type: 'string', default: 'backlink-count' },
+    c: { type: 'string', default: '10' },
+    r: { type: 'string', default: '256' },
+    w: { type: 'string', default: '15000' },
+    'no-link-rows': { type: 'boolean' },
+    keep: { type: 'boolean' },
+    json: { type: 'boolean' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const targetUrls = Number(flags.urls);
+const siteCount = Number(flags.sites);
+const linksPerPage = Number(flags['links-per-page']);
+const newShare = Number(flags['new-share']);
+const writeLinks = !flags['no-link-rows'];
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const outDir = join(root, 'bench', 'out');
+mkdirSync(outDir, { recursive: true });
+const dbPath = join(outDir, `frontier-${targetUrls}-${siteCount}.db`);
+const removeDb = () => {
+  for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(dbPath + suffix, { force: true });
+};
+removeDb();
+
+/** A virtual clock: time moves only when the bench moves it. */
+class ManualClock implements Clock {
+  t = Date.UTC(2026, 10, 22);
+  now(): number {
+    return this.t;
+  }
+  setTimer(): () => void {
+    throw new Error('the frontier bench drives time itself');
+  }
+}
+
+const web = new SyntheticWeb({ sites: siteCount, urls: targetUrls, seed: Number(flags.seed) });
+const seedUrls = web.seedUrls(Math.min(Number(flags.seeds), siteCount));
+const settings = validateSettings({
+  seeds: seedUrls,
+  scope: { suffixes: [web.suffix] },
+  policy: String(flags.policy),
+  w: Number(flags.w),
+  c: Number(flags.c),
+  r: Number(flags.r),
+});
+const clock = new ManualClock();
+const store = CrawlStore.create(dbPath, settings);
+if (process.env.CACHE_KB) store.db.pragma(`cache_size = -${process.env.CACHE_KB}`);
+const policy = createPolicy(settings.policy, settings.policyParams, policyContext(settings));
+const scheduler = new Scheduler({ clock, policy, r: settings.r, c: settings.c, w: settings.w, batch: settings.batch });
+const ctx: CrawlContext = {
+  settings,
+  store,
+  sites: new SiteRegistry(store),
+  scheduler,
+  policy,
+  scope: new Scope({ ...settings.scope }),
+  fetcher: null as never, // no network: nothing here fetches
+  robots: null as never,
+  counters: new CrawlCounters(),
+  content: null,
+};
+
+// ---- measurement ------------------------------------------------------------------------
+let peakRss = process.memoryUsage.rss();
+const vmHwm = () => {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+};
+const mib = (b: number) => Math.round(b / 2 ** 20);
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+let lastCommit = t0;
+let commits = 0;
+let maxCommitGapMs = 0;
+let pagesFetched = 0;
+let linksSeen = 0;
+let lastReport = t0;
+const load0 = loadavg()[0]!;
+
+const commit = () => {
+  ctx.sites.flush();
+  ctx.counters.flush(store);
+  store.commit();
+  store.begin();
+  commits++;
+  const now = performance.now();
+  maxCommitGapMs = Math.max(maxCommitGapMs, now - lastCommit);
+  lastCommit = now;
+};
+
+store.begin();
+for (const url of seedUrls) discover(ctx, { url, depth: 0, parentId: null, redirects: 0, anchor: null, nofollow: false });
+commit();
+
+// ---- the crawl loop ---------------------------------------------------------------------
+const SESSION_MS = 200; // virtual time one connection takes
+const targets: number[] = [];
+const rows: NewLink[] = [];
+const known = knownUrls(ctx);
+let opsSinceCommit = 0;
+outer: while (web.discovered < targetUrls) {
+  const sessions = [];
+  for (let s = scheduler.take(); s; s = scheduler.take()) sessions.push(s);
+  if (sessions.length === 0) {
+    const wake = scheduler.nextWakeAt();
+    if (wake === null) break; // frontier drained before the target: the web is too small
+    clock.t = Math.max(clock.t + 1, wake);
+    continue;
+  }
+  for (const session of sessions) {
+    const site = session.site;
+    for (const p of session.pages) {
+      const job = store.pageForFetch(p.id); // as the session runner loads a session's pages
+      store.recordFetch(p.id, {
+        status: 'fetched', httpStatus: 200, contentType: 'text/html', bytes: 10_000, contentHash: null, duplicateOf: null,
+        title: null, noindex: false, errorCode: null, attempts: job.attempts + 1, fetchedAt: clock.t, responseMs: 20,
+      });
+      pagesFetched++;
+      site.pagesFetched++;
+      ctx.sites.touch(site);
+      scheduler.pageDone();
+      targets.length = 0;
+      rows.length = 0;
+      // As the page processor does: recently seen pages first, then discovery; links in multi-row INSERTs.
+      for (const url of web.linksOf(job.url, linksPerPage, newShare)) {
+        linksSeen++;
+        const dst =
+          known.get(url) ?? discover(ctx, { url, depth: job.depth + 1, parentId: p.id, redirects: 0, anchor: null, nofollow: false }, known);
+        if (dst === null) continue;
+        rows.push({ dst, anchor: null, nofollow: false, kind: 'a' });
+        targets.push(dst);
+      }
+      if (writeLinks) store.insertLinks(p.id, rows);
+      policy.onFetched?.(p.id, site, targets);
+      opsSinceCommit++;
+    }
+    scheduler.finish(session, clock.t + SESSION_MS);
+    // As the crawler: commit every 5,000 pages or every second, whichever comes first.
+    if (opsSinceCommit >= 5000 || performance.now() - lastCommit >= 1000) {
+      commit();
+      opsSinceCommit = 0;
+      peakRss = Math.max(peakRss, process.memoryUsage.rss());
+      if (!flags.json && performance.now() - lastReport >= 10_000) {
+        lastReport = performance.now();
+        const s = (lastReport - t0) / 1000;
+        process.stderr.write(
+          `${s.toFixed(0)} s: ${web.discovered} URLs (${Math.round(web.discovered / s)}/s), ${pagesFetched} fetched, ` +
+            `${scheduler.queuedPages} queued, rss ${mib(process.memoryUsage.rss())} MiB\n`,
+        );
+      }
+    }
+    if (web.discovered >= targetUrls) break outer;
+  }
+  clock.t += SESSION_MS;
+}
+commit();
+store.commit();
+const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+peakRss = Math.max(peakRss, process.memoryUsage.rss(), vmHwm());
+// With --expose-gc: what is live (not yet collected garbage) at the end, heap and outside it.
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+const mem = process.memoryUsage();
+const totals = store.totals();
+store.db.pragma('wal_checkpoint(TRUNCATE)');
+const dbBytes = ['', '-wal'].reduce((n, s) => n + (existsSync(dbPath + s) ? statSync(dbPath + s).size : 0), 0);
+store.close();
+if (!flags.keep) removeDb();
+
+const result = {
+  bench: 'frontier',
+  date: new Date().toISOString(),
+  policy: settings.policy,
+  urlsTarget: targetUrls,
+  sites: siteCount,
+  urlsDiscovered: totals.pagesKnown,
+  sitesDiscovered: totals.sites,
+  pagesFetched,
+  linkDiscoveries: linksSeen,
+  linkRows: totals.links,
+  queued: totals.queued,
+  seconds: Math.round(seconds * 10) / 10,
+  cpuSeconds: Math.round(((cpu.user + cpu.system) / 1e6) * 10) / 10,
+  urlsPerSecond: Math.round(totals.pagesKnown / seconds),
+  linkDiscoveriesPerSecond: Math.round(linksSeen / seconds),
+  dequeuedPerSecond: Math.round(pagesFetched / seconds),
+  peakRssBytes: peakRss,
+  liveHeapBytes: gc ? mem.heapUsed : null,
+  externalBytes: gc ? mem.external + mem.arrayBuffers : null,
+  dbBytes,
+  commits,
+  maxCommitGapMs: Math.round(maxCommitGapMs),
+  loadAverage: [load0, ...loadavg()].map((x) => Math.round(x * 100) / 100),
+  targets: { urlsPerSecond: 50_000, peakRssBytes: 1.5 * 2 ** 30 },
+};
+if (flags.json) {
+  process.stdout.write(JSON.stringify(result) + '\n');
+} else {
+  const ok = (b: boolean) => (b ? 'ok' : 'MISSED');
+  process.stdout.write(
+    [
+      `frontier: ${result.urlsDiscovered} URLs on ${result.sitesDiscovered} sites (${result.policy}), ` +
+        `${pagesFetched} pages dequeued, ${linksSeen} links discovered, ${result.queued} still queued`,
+      `  time           ${result.seconds} s wall, ${result.cpuSeconds} s CPU (load ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end)`,
+      `  URLs/s         ${result.urlsPerSecond}  (target >= 50000: ${ok(result.urlsPerSecond >= 50_000)})`,
+      `  links/s        ${result.linkDiscoveriesPerSecond}, dequeued pages/s ${result.dequeuedPerSecond}`,
+      `  peak RSS       ${mib(peakRss)} MiB  (target < 1536 MiB: ${ok(peakRss < 1.5 * 2 ** 30)})` +
+        (gc ? `; after a full GC: heap ${mib(mem.heapUsed)} MiB, array buffers ${mib(mem.arrayBuffers)} MiB, rss ${mib(mem.rss)} MiB` : ''),
+      `  database       ${mib(dbBytes)} MiB, ${commits} commits, longest gap between commits ${result.maxCommitGapMs} ms`,
+    ].join('\n') + '\n',
+  );
+}
