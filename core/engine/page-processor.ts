@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
-import { CrawlError, ErrorCodes, isRetryable } from '../errors.js';
-import { decodeContent } from '../fetch/decode.js';
+import { ErrorCodes, isRetryable } from '../errors.js';
 import type { FetchResponse } from '../fetch/fetcher.js';
-import { decodeHtml, isHtml } from '../parse/charset.js';
-import { extractLinks } from '../parse/extract-links.js';
+import { isHtml } from '../parse/charset.js';
+import type { ExtractedLink } from '../parse/extract-links.js';
+import { parsePage, type ParseInput } from '../parse/page-parser.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { canonicalize } from '../url/canonical.js';
 import type { NewLink } from '../store/crawl-store.js';
@@ -63,12 +62,23 @@ export type Outcome =
   /** Try again later; the site waits `delayMs` (backoff or Retry-After) before its next connection. */
   | { kind: 'retry'; delayMs: number; code: string };
 
+/** What the parser needs of a response. */
+function parseInput(ctx: CrawlContext, job: PageJob, res: FetchResponse): ParseInput {
+  return {
+    body: res.body,
+    contentEncoding: headerText(res.headers['content-encoding']),
+    contentType: res.contentType ?? undefined,
+    url: job.url,
+    maxDecodedBytes: ctx.settings.maxDecodedBytes,
+  };
+}
+
 /**
  * What happens to a response: stored with its status, decoded, its links extracted and
  * turned into pages and links, and the policy told. Runs inside the current write batch.
  */
 export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse): Outcome {
-  const { settings, store, counters } = ctx;
+  const { store, counters } = ctx;
   const status = res.status;
   counters.requests++;
   site.measureResponse(res.headersAt - res.startedAt);
@@ -88,7 +98,7 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
   let errorCode: string | null = null;
   let hash: string | null = null;
   let duplicateOf: number | null = null;
-  let links: ReturnType<typeof extractLinks>['links'] = [];
+  let links: ExtractedLink[] = [];
   let followLinks = true;
   let redirectTarget: string | null = null;
 
@@ -99,25 +109,22 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
     errorCode = ErrorCodes.HTTP_4XX;
     counters.error(errorCode);
   } else if (isHtml(res.contentType ?? undefined)) {
-    try {
-      const decoded = decodeContent(res.body, headerText(res.headers['content-encoding']), settings.maxDecodedBytes);
-      hash = createHash('sha1').update(decoded).digest('hex');
+    const page = parsePage(parseInput(ctx, job, res));
+    if ('errorCode' in page) {
+      errorCode = page.errorCode;
+      counters.error(page.errorCode);
+    } else {
+      hash = page.hash;
       const seen = store.findHash(hash);
       if (seen !== undefined && seen !== job.id) {
         duplicateOf = seen;
       } else {
         store.insertHash(hash, job.id);
-        const { text } = decodeHtml(decoded, res.contentType ?? undefined);
-        const extracted = extractLinks(text, job.url);
-        title = extracted.title || null;
-        noindex = extracted.noindex;
-        followLinks = !extracted.nofollow;
-        links = extracted.links;
+        title = page.title || null;
+        noindex = page.noindex;
+        followLinks = !page.nofollow;
+        links = page.links;
       }
-    } catch (err) {
-      if (!(err instanceof CrawlError)) throw err;
-      errorCode = err.code;
-      counters.error(err.code);
     }
   }
 

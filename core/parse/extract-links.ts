@@ -1,3 +1,4 @@
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 import { canonicalize } from '../url/canonical.js';
 
@@ -11,10 +12,12 @@ import { canonicalize } from '../url/canonical.js';
  *   => 7-11x faster. Bare htmlparser2 tokenising with no callbacks runs ~4,400 pages/s on
  *   the same pages: the extraction itself, canonicalize included, costs little on top.
  *
- * A streaming htmlparser2 Parser with callbacks (no DOM): the crawler parses every page
- * it fetches, on the same thread as the scheduler. Broken HTML is the norm on a national
- * web (unclosed tags, upper-case names, unquoted attributes); htmlparser2 tokenises it
- * the forgiving way, lower-cases names and decodes entities in attribute values.
+ * A streaming htmlparser2 Parser with callbacks (no DOM). Broken HTML is the norm on a
+ * national web (unclosed tags, upper-case names, unquoted attributes); htmlparser2 tokenises
+ * it the forgiving way and lower-cases names. Entities are decoded here, only in what is kept
+ * (the attributes read, anchor and title text), with the decoders htmlparser2 itself uses
+ * (`entities`): its tokenizer decoding every text run looks at each character of the page
+ * and took half of the tokenising time (bench/throughput, 10 KB pages: 310 -> 160 us).
  */
 
 export interface ExtractedLink {
@@ -67,7 +70,7 @@ export function extractLinks(html: string, pageUrl: string): Extracted {
 
   const closeAnchor = () => {
     if (anchor === null) return;
-    anchor.anchor = collapse(anchorText, MAX_ANCHOR) || collapse(anchorAlt, MAX_ANCHOR);
+    anchor.anchor = collapse(text(anchorText), MAX_ANCHOR) || collapse(anchorAlt, MAX_ANCHOR);
     anchor = null;
   };
 
@@ -77,9 +80,9 @@ export function extractLinks(html: string, pageUrl: string): Extracted {
         switch (name) {
           case 'a': {
             closeAnchor(); // <a> cannot nest: a new one ends the previous (as browsers do)
-            const href = attrs.href;
+            const href = attr(attrs.href);
             if (href === undefined) return;
-            anchor = { href, anchor: '', nofollow: hasNofollow(attrs.rel), kind: 'a' };
+            anchor = { href, anchor: '', nofollow: hasNofollow(attr(attrs.rel)), kind: 'a' };
             anchorText = '';
             anchorAlt = '';
             raw.push(anchor);
@@ -87,18 +90,18 @@ export function extractLinks(html: string, pageUrl: string): Extracted {
           }
           case 'area':
             if (attrs.href !== undefined) {
-              raw.push({ href: attrs.href, anchor: collapse(attrs.alt ?? '', MAX_ANCHOR), nofollow: hasNofollow(attrs.rel), kind: 'area' });
+              raw.push({ href: attr(attrs.href)!, anchor: collapse(attr(attrs.alt) ?? '', MAX_ANCHOR), nofollow: hasNofollow(attr(attrs.rel)), kind: 'area' });
             }
             return;
           case 'frame':
           case 'iframe':
-            if (attrs.src !== undefined) raw.push({ href: attrs.src, anchor: '', nofollow: false, kind: name });
+            if (attrs.src !== undefined) raw.push({ href: attr(attrs.src)!, anchor: '', nofollow: false, kind: name });
             return;
           case 'img':
-            if (anchor !== null && attrs.alt && anchorAlt.length < MAX_RAW_TEXT) anchorAlt += ' ' + attrs.alt;
+            if (anchor !== null && attrs.alt && anchorAlt.length < MAX_RAW_TEXT) anchorAlt += ' ' + attr(attrs.alt);
             return;
           case 'base':
-            if (baseHref === null && attrs.href !== undefined) baseHref = attrs.href;
+            if (baseHref === null && attrs.href !== undefined) baseHref = attr(attrs.href)!;
             return;
           case 'meta':
             onMeta(attrs);
@@ -130,7 +133,7 @@ export function extractLinks(html: string, pageUrl: string): Extracted {
           case 'title':
             if (inTitle) {
               inTitle = false;
-              title = collapse(titleText, MAX_TITLE);
+              title = collapse(text(titleText), MAX_TITLE);
             }
             return;
           case 'script':
@@ -143,19 +146,19 @@ export function extractLinks(html: string, pageUrl: string): Extracted {
         }
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
 
   function onMeta(attrs: Record<string, string>): void {
-    const content = attrs.content;
+    const content = attr(attrs.content);
     if (content === undefined) return;
-    const httpEquiv = attrs['http-equiv'];
+    const httpEquiv = attr(attrs['http-equiv']);
     if (httpEquiv !== undefined && httpEquiv.trim().toLowerCase() === 'refresh') {
       const target = refreshUrl(content);
       if (target !== null) raw.push({ href: target, anchor: '', nofollow: false, kind: 'refresh' });
       return;
     }
-    const metaName = attrs.name;
+    const metaName = attr(attrs.name);
     if (metaName === undefined || metaName.trim().toLowerCase() !== 'robots') return;
     for (const token of content.toLowerCase().split(/[\s,]+/)) {
       if (token === 'noindex') noindex = true;
@@ -166,7 +169,7 @@ export function extractLinks(html: string, pageUrl: string): Extracted {
 
   parser.end(html);
   closeAnchor();
-  if (inTitle) title = collapse(titleText, MAX_TITLE); // <title> never closed
+  if (inTitle) title = collapse(text(titleText), MAX_TITLE); // <title> never closed
 
   return { title: title ?? '', links: resolveLinks(raw, baseHref, pageUrl), noindex, nofollow: nofollowPage };
 }
@@ -205,6 +208,16 @@ function resolveLinks(raw: RawLink[], baseHref: string | null, pageUrl: string):
     links.push(link);
   }
   return links;
+}
+
+/** An attribute value with its character references decoded (as htmlparser2 would). */
+function attr(v: string | undefined): string | undefined {
+  return v === undefined || v.indexOf('&') < 0 ? v : decodeHTMLAttribute(v);
+}
+
+/** Text with its character references decoded. */
+function text(v: string): string {
+  return v.indexOf('&') < 0 ? v : decodeHTML(v);
 }
 
 /** rel is a space-separated token list; tokens are ASCII case-insensitive. */

@@ -45,6 +45,17 @@ describe('extractLinks', () => {
     expect(r.links[0]).toMatchObject({ url: 'http://www.a.cl/s?a=1&b=2&c=~', anchor: 'Café & té' });
   });
 
+  it('decodes entities as browsers do: legacy names in text, not before = in attributes; in rel, meta and title too', () => {
+    const r = extractLinks(
+      '<title>T &copy 2024 &lt;x&gt;</title><a href="/x?a=1&copy=2&amp;b=&lt;3" rel="no&#102;ollow">A &copy B &notit; &amp</a>' +
+        '<meta name="robots" content="no&#105;ndex">',
+      PAGE,
+    );
+    expect(r.title).toBe('T © 2024 <x>');
+    expect(r.links[0]).toMatchObject({ url: 'http://www.a.cl/x?a=1&copy=2&b=%3C3', anchor: 'A © B ¬it; &', nofollow: true });
+    expect(r.noindex).toBe(true);
+  });
+
   it('resolves against the first <base href>, itself resolved against the page, even for earlier links', () => {
     expect(
       urls('<a href="early">e</a><base href="/other/"><base href="http://ignored.cl/"><a href="late">l</a>'),
