@@ -115,11 +115,11 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
       counters.error(page.errorCode);
     } else {
       hash = page.hash;
-      const seen = store.findHash(hash);
-      if (seen !== undefined && seen !== job.id) {
-        duplicateOf = seen;
+      // Most pages are new: insert first, look up only when the content was seen before.
+      const first = store.claimHash(hash, job.id);
+      if (first !== job.id) {
+        duplicateOf = first;
       } else {
-        store.insertHash(hash, job.id);
         title = page.title || null;
         noindex = page.noindex;
         followLinks = !page.nofollow;

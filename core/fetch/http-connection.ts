@@ -143,12 +143,15 @@ export class HttpConnection implements Connection {
   async close(): Promise<void> {
     if (this.deadline) clearTimeout(this.deadline);
     try {
-      await this.client.destroy();
+      // One shared error: undici otherwise makes a new one (and formats its stack) per close.
+      await this.client.destroy(CLOSED);
     } catch {
       /* already closed */
     }
   }
 }
+
+const CLOSED = new undiciErrors.ClientDestroyedError();
 
 function mapError(err: unknown, url: string): CrawlError {
   if (err instanceof CrawlError) return err;

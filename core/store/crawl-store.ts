@@ -345,6 +345,11 @@ export class CrawlStore {
   insertHash(hash: string, pageId: number): void {
     this.st.insertHash!.run(hash, pageId);
   }
+  /** Records `pageId` as the first page with this content, unless one is; returns the first. */
+  claimHash(hash: string, pageId: number): number {
+    if (this.st.insertHash!.run(hash, pageId).changes === 1) return pageId;
+    return this.findHash(hash) ?? pageId;
+  }
   insertContent(pageId: number, segment: number, offset: number, reqLen: number, hdrLen: number, bodyLen: number): void {
     this.st.insertContent!.run(pageId, segment, offset, reqLen, hdrLen, bodyLen);
   }
