@@ -85,7 +85,7 @@ const settings = validateSettings({
 });
 const clock = new ManualClock();
 const store = CrawlStore.create(dbPath, settings);
-if (process.env.CACHE_KB) store.db.pragma(`cache_size = -${process.env.CACHE_KB}`);
+store.tuneForCrawl(); // the crawler's page cache and checkpoint interval
 const policy = createPolicy(settings.policy, settings.policyParams, policyContext(settings));
 const scheduler = new Scheduler({ clock, policy, r: settings.r, c: settings.c, w: settings.w, batch: settings.batch });
 const ctx: CrawlContext = {

@@ -23,8 +23,6 @@ import { LiveStats, type StatsSnapshot } from './stats.js';
 /** Commit the write batch at least this often: at most about a second of work is ever lost. */
 const COMMIT_EVERY_MS = 1000;
 const COMMIT_EVERY_OPS = 5000;
-const CACHE_KIB = 64 * 1024;
-const WAL_CHECKPOINT_PAGES = 10_000;
 
 export interface CrawlSummary {
   db: string;
@@ -91,12 +89,7 @@ export class Crawler extends EventEmitter {
     };
     this.stats = new LiveStats(this.clock);
     for (const site of sites.all()) scheduler.addSite(site);
-    // For the crawl's writes: SQLite's default 2 MB page cache is far smaller than the indexes
-    // a crawl inserts into at random (pages.url, links_dst), and the default checkpoint every
-    // 1,000 WAL pages rewrites the same hot pages over and over. Together ~10% of the crawl's
-    // CPU on bench/throughput. Durability is unchanged: every commit is in the WAL.
-    store.db.pragma(`cache_size = -${CACHE_KIB}`);
-    store.db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    store.tuneForCrawl();
     if (settings.maxDbSize !== null) {
       const pageSize = store.db.pragma('page_size', { simple: true }) as number;
       store.db.pragma(`max_page_count = ${Math.max(16, Math.floor(settings.maxDbSize / pageSize))}`);

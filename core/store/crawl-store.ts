@@ -83,6 +83,9 @@ export interface RobotsRow {
   attempts: number;
 }
 
+const CRAWL_CACHE_KIB = 64 * 1024;
+const CRAWL_WAL_CHECKPOINT_PAGES = 10_000;
+
 /**
  * The crawl database, behind one class with every statement prepared once. Writes happen
  * inside a batch (begin .. commit, about a second of work): if the process dies, at most
@@ -176,6 +179,18 @@ export class CrawlStore {
   close(): void {
     if (this.db.inTransaction) this.db.exec('COMMIT');
     this.release();
+  }
+
+  /**
+   * Settings for a crawl's writes (the crawler and bench/frontier alike): SQLite's default
+   * 2 MB page cache is far smaller than the indexes a crawl inserts into at random
+   * (pages.url, links_dst), and the default checkpoint every 1,000 WAL pages rewrites the
+   * same hot pages over and over. Together ~10% of the crawl's CPU on bench/throughput.
+   * Durability is unchanged: every commit is in the WAL.
+   */
+  tuneForCrawl(): void {
+    this.db.pragma(`cache_size = -${CRAWL_CACHE_KIB}`);
+    this.db.pragma(`wal_autocheckpoint = ${CRAWL_WAL_CHECKPOINT_PAGES}`);
   }
 
   // ---- batches -----------------------------------------------------------------------
