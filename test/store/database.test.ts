@@ -34,6 +34,28 @@ describe('crawl database', () => {
     again.close();
   });
 
+  it('upgrades a crawl made by an older schema and keeps its pages', () => {
+    const path = join(dir, 'schema2.db');
+    const store = CrawlStore.create(path, settings);
+    store.begin();
+    const site = store.insertSite('a.test');
+    store.insertPage({ url: 'http://a.test/', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
+    store.commit();
+    store.close();
+    // Put the file back as schema 2 made it: with the (site_id, status) index.
+    const raw = new Database(path);
+    raw.exec('CREATE INDEX pages_site_status ON pages(site_id, status)');
+    raw.pragma('user_version = 2');
+    raw.close();
+    expect(codeOf(() => CrawlStore.open(path, { readonly: true }))).toBe(ErrorCodes.DB_NOT_A_CRAWL);
+    const upgraded = CrawlStore.open(path);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const indexes = upgraded.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pages'").pluck().all();
+    expect(indexes).not.toContain('pages_site_status');
+    expect(upgraded.findPage('http://a.test/')?.status).toBe('queued');
+    upgraded.close();
+  });
+
   it('refuses a corrupt file and leaves it untouched', () => {
     const path = join(dir, 'corrupt.db');
     writeFileSync(path, 'this is not a database at all, just text\n'.repeat(100));
