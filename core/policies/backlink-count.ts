@@ -1,4 +1,4 @@
-import { distinctTargets, PendingPages } from './link-graph.js';
+import { distinctTargets, PageCounts, PendingPages } from './link-graph.js';
 import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
 /**
@@ -10,7 +10,7 @@ export class BacklinkCount implements Policy {
   readonly name = 'backlink-count';
   private host: PolicyHost | null = null;
   private readonly pending = new PendingPages();
-  private readonly inLinks = new Map<number, number>();
+  private readonly inLinks = new PageCounts();
 
   attach(host: PolicyHost): void {
     this.host = host;
@@ -18,14 +18,13 @@ export class BacklinkCount implements Policy {
 
   pagePriority(page: DiscoveredPage): number {
     this.pending.add(page.id, page.site);
-    return this.inLinks.get(page.id) ?? 0;
+    return this.inLinks.get(page.id);
   }
 
   onFetched(pageId: number, _site: unknown, targets: readonly number[]): void {
     this.pending.remove(pageId);
     for (const t of distinctTargets(pageId, targets)) {
-      const n = (this.inLinks.get(t) ?? 0) + 1;
-      this.inLinks.set(t, n);
+      const n = this.inLinks.increment(t);
       const site = this.pending.siteOf(t);
       if (site) this.host?.setPagePriority(t, site, n);
     }
