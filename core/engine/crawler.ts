@@ -166,6 +166,8 @@ export class Crawler extends EventEmitter {
     const { store } = this.ctx;
     this.startedAt = this.clock.now();
     this.stats.start(this.ctx.counters.pagesFetched, this.ctx.counters.bytes);
+    store.commit();
+    store.dropReadIndexes();
     store.begin();
     store.setState('running');
     store.event('start');
@@ -354,6 +356,15 @@ export class Crawler extends EventEmitter {
       }
     }
     store.commit();
+    if (state === 'finished' && !this.diskFull) {
+      // Best effort: without them a finished crawl still reads, by scanning (disk full here
+      // rolls the index back and leaves the crawl as it was).
+      try {
+        store.buildReadIndexes();
+      } catch {
+        store.rollback();
+      }
+    }
     const done = this.done;
     this.done = null;
     done(this.summary(reason));

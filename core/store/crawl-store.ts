@@ -3,6 +3,7 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { validateSettings } from '../config/settings.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
+import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { UrlIndex } from './url-index.js';
 
 export type PageStatus = 'queued' | 'fetched' | 'duplicate' | 'failed' | 'skipped' | 'disallowed';
@@ -193,6 +194,19 @@ export class CrawlStore {
     this.db.pragma(`wal_autocheckpoint = ${CRAWL_WAL_CHECKPOINT_PAGES}`);
   }
 
+  /**
+   * The indexes for reading a crawl by URL and by link target (schema 3): dropped while a
+   * crawl runs, where they cost a random B-tree write per page and per link, and built when
+   * it finishes. Before that the page inspector's lookups scan. Each runs in its own
+   * transaction; call them outside a batch.
+   */
+  buildReadIndexes(): void {
+    for (const index of READ_INDEXES) this.db.exec(index.sql);
+  }
+  dropReadIndexes(): void {
+    for (const index of READ_INDEXES) this.db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+  }
+
   // ---- batches -----------------------------------------------------------------------
   begin(): void {
     if (!this.db.inTransaction) this.db.exec('BEGIN');
@@ -283,6 +297,8 @@ export class CrawlStore {
   }
   /** Adds a discovered page (and, if queued, its frontier entry); returns its id. */
   insertPage(p: Omit<NewPage, 'id'>, priority = 0): number {
+    // The table has no UNIQUE index on url (schema 3): the in-memory index keeps URLs unique.
+    if (this.findPage(p.url) !== undefined) throw new CrawlError(ErrorCodes.INTERNAL, `page ${p.url} is already stored`);
     const id = this.nextPage++;
     this.st.insertPage!.run(id, p.url, p.siteId, p.depth, p.parentId, p.redirects, p.status, p.errorCode ?? null);
     this.urlIndex().add(p.url, id);

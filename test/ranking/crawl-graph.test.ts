@@ -12,6 +12,7 @@ import { loadSiteGraph } from '../../core/ranking/site-graph.js';
 import { readAllLinks } from '../../core/ranking/link-ranges.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { sql as schema1 } from '../../core/store/migrations/001-initial.js';
+import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { fetched, makeCrawl, rng } from './fixtures.js';
 
@@ -164,7 +165,7 @@ describe('stored PageRank runs', () => {
     expect(pageRankByUrl(path).get('http://a.test/1')).not.toBe(0.5);
   });
 
-  it('migration 2 upgrades a schema-1 crawl when it is opened for writing', () => {
+  it('the migrations upgrade a schema-1 crawl when it is opened for writing', () => {
     const path = join(dir, 'v1.db');
     const db = new Database(path);
     db.exec(schema1);
@@ -174,7 +175,7 @@ describe('stored PageRank runs', () => {
     db.close();
     expect(() => pageRankByUrl(path)).toThrow(expect.objectContaining({ code: ErrorCodes.DB_NOT_A_CRAWL }));
     const store = CrawlStore.open(path);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(store.db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('pagerank_runs', 'pagerank', 'site_pagerank')").pluck().get()).toBe(3);
     store.close();
     expect(pageRankByUrl(path).size).toBe(0);

@@ -42,17 +42,34 @@ describe('crawl database', () => {
     store.insertPage({ url: 'http://a.test/', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
     store.commit();
     store.close();
-    // Put the file back as schema 2 made it: with the (site_id, status) index.
+    // Put the file back as schema 2 made it: url UNIQUE, the (site_id, status) and links(dst) indexes.
     const raw = new Database(path);
-    raw.exec('CREATE INDEX pages_site_status ON pages(site_id, status)');
+    raw.exec(`CREATE TABLE old_pages AS SELECT * FROM pages; DROP TABLE pages;
+      CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, site_id INTEGER NOT NULL REFERENCES sites(id),
+        depth INTEGER NOT NULL, parent_id INTEGER, redirects INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL DEFAULT 'queued',
+        http_status INTEGER, content_type TEXT, bytes INTEGER, content_hash TEXT, duplicate_of INTEGER, title TEXT,
+        noindex INTEGER, error_code TEXT, attempts INTEGER NOT NULL DEFAULT 0, fetch_seq INTEGER, fetched_at REAL,
+        response_ms REAL) STRICT;
+      INSERT INTO pages SELECT * FROM old_pages; DROP TABLE old_pages;
+      CREATE INDEX pages_site_status ON pages(site_id, status);
+      CREATE UNIQUE INDEX pages_fetch_seq ON pages(fetch_seq) WHERE fetch_seq IS NOT NULL;
+      CREATE INDEX links_dst ON links(dst);`);
     raw.pragma('user_version = 2');
     raw.close();
     expect(codeOf(() => CrawlStore.open(path, { readonly: true }))).toBe(ErrorCodes.DB_NOT_A_CRAWL);
     const upgraded = CrawlStore.open(path);
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    const indexes = upgraded.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pages'").pluck().all();
-    expect(indexes).not.toContain('pages_site_status');
+    // Only the fetch order's index is left: nothing a crawl writes lands at a random place.
+    const indexes = upgraded.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('pages', 'links')").pluck().all();
+    expect(indexes).toEqual(['pages_fetch_seq']); // links is keyed (src, dst) WITHOUT ROWID: no index of its own
     expect(upgraded.findPage('http://a.test/')?.status).toBe('queued');
+    // URLs stay unique without the UNIQUE index.
+    expect(codeOf(() => upgraded.insertPage({ url: 'http://a.test/', siteId: 1, depth: 0, parentId: null, redirects: 0, status: 'queued' }))).toBe(
+      ErrorCodes.INTERNAL,
+    );
+    upgraded.buildReadIndexes();
+    const plan = upgraded.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM pages WHERE url = ?').all('http://a.test/') as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' ')).toContain('pages_url');
     upgraded.close();
   });
 

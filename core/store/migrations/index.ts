@@ -1,12 +1,12 @@
 import { sql as initial } from './001-initial.js';
 import { sql as pagerank } from './002-pagerank.js';
-import { sql as dropSiteStatus } from './003-drop-site-status-index.js';
+import { sql as writeOptimised } from './003-write-optimised.js';
 
 /** Numbered migrations; the database's user_version is the number of the last one applied. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'pagerank', sql: pagerank },
-  { version: 3, name: 'drop-site-status-index', sql: dropSiteStatus },
+  { version: 3, name: 'write-optimised', sql: writeOptimised },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
