@@ -115,11 +115,12 @@ export class CrawlStore {
         'INSERT INTO counters(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value',
       ),
       insertSite: db.prepare('INSERT INTO sites(id, host) VALUES (?, ?)'),
-      saveSite: db.prepare(`UPDATE sites SET ip = @ip, pages_known = @pages_known, pages_fetched = @pages_fetched,
-        pages_failed = @pages_failed, bytes = @bytes, connections = @connections, requests = @requests,
-        connect_ms = @connect_ms, response_ms = @response_ms, requests_per_conn = @requests_per_conn,
-        consecutive_errors = @consecutive_errors, errors = @errors, crawl_delay_ms = @crawl_delay_ms,
-        not_before = @not_before, parked = @parked WHERE id = @id`),
+      // Positional, as recordFetch: every commit saves each site touched since the last one.
+      saveSite: db.prepare(`UPDATE sites SET ip = ?, pages_known = ?, pages_fetched = ?,
+        pages_failed = ?, bytes = ?, connections = ?, requests = ?,
+        connect_ms = ?, response_ms = ?, requests_per_conn = ?,
+        consecutive_errors = ?, errors = ?, crawl_delay_ms = ?,
+        not_before = ?, parked = ? WHERE id = ?`),
       pageById: db.prepare('SELECT url, status, error_code FROM pages WHERE id = ?').raw(),
       requeue: db.prepare("UPDATE pages SET status = 'queued', error_code = NULL, depth = ? WHERE id = ?"),
       insertPage: db.prepare(`INSERT INTO pages(id, url, site_id, depth, parent_id, redirects, status, error_code)
@@ -258,7 +259,11 @@ export class CrawlStore {
     return id;
   }
   saveSite(row: SiteRow): void {
-    this.st.saveSite!.run(row);
+    this.st.saveSite!.run(
+      row.ip, row.pages_known, row.pages_fetched, row.pages_failed, row.bytes, row.connections, row.requests,
+      row.connect_ms, row.response_ms, row.requests_per_conn, row.consecutive_errors, row.errors, row.crawl_delay_ms,
+      row.not_before, row.parked, row.id,
+    );
   }
 
   // ---- robots ------------------------------------------------------------------------
