@@ -77,3 +77,27 @@ describe('politeness, seen from the server', async () => {
     });
   }
 });
+
+describe('robots.txt redirects keep w', async () => {
+  // A site whose robots.txt answers 301 and whose server closes every connection after one
+  // request: following the redirect takes a second connection, which must wait w like any
+  // other (bench/politeness-bound once caught it connecting ~50 ms after the first).
+  const web = generateWeb({ seed: 5, sites: 8, pages: 160, latency: { maxMs: 2 } });
+  const redirecting = web.sites.slice(1, 4);
+  for (const s of redirecting) Object.assign(s, { robots: 'redirect', keepAliveMax: 1 });
+  const { server, port } = await serve(web);
+
+  it('waits w before the connection that follows the redirect', async () => {
+    const w = 150;
+    const before = server.requests.length;
+    const summary = await crawl(join(dir, 'robots-redirect.db'), testSettings(seedUrls(web, port), { c: 4, w, r: 8 }));
+    expect(summary.stopReason).toBe('finished');
+    const requests = server.requests.slice(before);
+    for (const s of redirecting) {
+      const paths = requests.filter((r) => r.host === s.host).map((r) => r.path);
+      expect(paths.slice(0, 2)).toEqual(['/robots.txt', '/robots-real.txt']);
+    }
+    const conns = new Map([...server.connections].filter(([id]) => requests.some((r) => r.connId === id)));
+    expect(politenessViolations(requests, conns, { w, c: 4 })).toEqual([]);
+  });
+});
