@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDuration, prepare, runOne } from '../../core/simulator/simulate.js';
+import { formatDuration, historyFor, prepare, runOne } from '../../core/simulator/simulate.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 
@@ -46,9 +46,11 @@ const p = prepare({ graph: dir });
 const loadSeconds = (performance.now() - t0) / 1000;
 say(`loaded ${p.g.n} pages, ${p.g.graph.targets.length} links, ${p.g.sites.length} sites (${p.reachableCount} reachable) and their PageRank in ${loadSeconds.toFixed(1)} s; peak RSS ${peakMiB()} MiB`);
 
+// The historical policies run against an earlier crawl derived from the graph (55% of its pages).
+const { history, historySource } = historyFor(policies, { networkSeed: 1 }, p);
 const rows: Array<{ policy: string; wallSeconds: number; pages: number; simulated: string; peakRssMiB: number }> = [];
 for (const policy of policies) {
-  const res = runOne(p, policy, { r: 256, w: 15_000, c: 1, bandwidth: Infinity, latency: true, networkSeed: 1 });
+  const res = runOne(p, policy, { r: 256, w: 15_000, c: 1, bandwidth: Infinity, latency: true, networkSeed: 1 }, history, historySource);
   const row = {
     policy,
     wallSeconds: Math.round(res.wallMs / 100) / 10,
