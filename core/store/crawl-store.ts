@@ -303,10 +303,13 @@ export class CrawlStore {
   /** Adds a discovered page (and, if queued, its frontier entry); returns its id. */
   insertPage(p: Omit<NewPage, 'id'>, priority = 0): number {
     // The table has no UNIQUE index on url (schema 3): the in-memory index keeps URLs unique.
-    if (this.findPage(p.url) !== undefined) throw new CrawlError(ErrorCodes.INTERNAL, `page ${p.url} is already stored`);
-    const id = this.nextPage++;
+    const id = this.nextPage;
+    const pageUrl = this.st.pageUrl!;
+    if (!this.urlIndex().addNew(p.url, id, (other) => pageUrl.get(other) === p.url)) {
+      throw new CrawlError(ErrorCodes.INTERNAL, `page ${p.url} is already stored`);
+    }
+    this.nextPage++;
     this.st.insertPage!.run(id, p.url, p.siteId, p.depth, p.parentId, p.redirects, p.status, p.errorCode ?? null);
-    this.urlIndex().add(p.url, id);
     if (p.status === 'queued') this.st.enqueue!.run(id, p.siteId, priority);
     return id;
   }

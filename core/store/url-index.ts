@@ -38,6 +38,27 @@ export class UrlIndex {
   }
 
   /**
+   * Records that page `id` has this URL unless a page already has it (`isSame(other)`
+   * confirms a candidate with the same fingerprint): one hash and one probe for both.
+   * Returns false, recording nothing, when the URL is taken.
+   */
+  addNew(url: string, id: number, isSame: (other: number) => boolean): boolean {
+    if ((this.count + 1) * 10 > (this.mask + 1) * 7) this.grow();
+    fingerprint(url);
+    const h = fpHi;
+    const l = fpLo;
+    let i = l & this.mask;
+    for (; this.id[i] !== 0; i = (i + 1) & this.mask) {
+      if (this.lo[i] === l && this.hi[i] === h && isSame(this.id[i]!)) return false;
+    }
+    this.hi[i] = h;
+    this.lo[i] = l;
+    this.id[i] = id;
+    this.count++;
+    return true;
+  }
+
+  /**
    * Calls `check(id)` for each page whose URL has this fingerprint (almost always none or
    * one) until it returns something other than undefined, and returns that.
    */

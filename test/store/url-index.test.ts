@@ -25,6 +25,22 @@ describe('URL index', () => {
     expect(index.find('http://a.test/x', () => undefined)).toBeUndefined();
   });
 
+  it('addNew records a URL once, and takes a second URL whose fingerprint is equal', () => {
+    const index = new UrlIndex(16);
+    const urls = new Map<number, string>();
+    const add = (url: string, id: number) => {
+      const ok = index.addNew(url, id, (other) => urls.get(other) === url);
+      if (ok) urls.set(id, url);
+      return ok;
+    };
+    for (let i = 1; i <= 5_000; i++) expect(add(`http://a.test/${i}`, i)).toBe(true);
+    expect(add('http://a.test/77', 5_001)).toBe(false);
+    expect(index.size).toBe(5_000);
+    // Same fingerprint, other URL (the caller says it is not the same): recorded beside it.
+    expect(index.addNew('http://a.test/77', 5_002, () => false)).toBe(true);
+    expect(index.find('http://a.test/77', (id) => (id === 5_002 ? id : undefined))).toBe(5_002);
+  });
+
   it('the store answers findPage from it, after a reopen and after a rolled-back batch', () => {
     const path = join(dir, 'urls.db');
     const store = CrawlStore.create(path, settings);
