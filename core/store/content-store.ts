@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SEGMENT_BYTES = 1024 ** 3;
@@ -19,9 +19,13 @@ export class ContentStore {
     private readonly dir: string,
     private readonly budget: number,
     alreadyStored: number,
+    private readonly segmentBytes = SEGMENT_BYTES,
   ) {
     mkdirSync(dir, { recursive: true });
     this.written = alreadyStored;
+    // A resumed crawl appends to its last segment (and goes on from there), not to the first.
+    const numbers = readdirSync(dir).map((f) => /^(\d{5})\.bin$/.exec(f)?.[1]).filter((n) => n !== undefined).map(Number);
+    this.segment = Math.max(0, ...numbers.map((n) => n - 1));
   }
 
   get full(): boolean {
@@ -37,7 +41,9 @@ export class ContentStore {
     const hdr = Buffer.from(responseHeaders, 'latin1');
     const size = req.length + hdr.length + body.length;
     if (this.written + size > this.budget) return null;
-    if (this.fd === null || this.offset + size > SEGMENT_BYTES) this.openNext();
+    if (this.fd === null) this.openNext();
+    // A record larger than a segment still goes whole into an empty one.
+    if (this.offset > 0 && this.offset + size > this.segmentBytes) this.openNext();
     const at = this.offset;
     writeSync(this.fd!, req);
     writeSync(this.fd!, hdr);
