@@ -185,10 +185,11 @@ export class CrawlStore {
 
   /**
    * Settings for a crawl's writes (the crawler and bench/frontier alike): SQLite's default
-   * 2 MB page cache is far smaller than the indexes a crawl inserts into at random
-   * (pages.url, links_dst), and the default checkpoint every 1,000 WAL pages rewrites the
-   * same hot pages over and over. Together ~10% of the crawl's CPU on bench/throughput.
-   * Durability is unchanged: every commit is in the WAL.
+   * 2 MB page cache is far smaller than what a crawl's fetches touch at random (each fetched
+   * page's row, its frontier row, its links), and the default checkpoint every 1,000 WAL
+   * pages rewrites the same hot pages over and over. Together ~10% of the crawl's CPU on
+   * bench/throughput (measured with schema 2). Durability is unchanged: every commit is in
+   * the WAL.
    */
   tuneForCrawl(): void {
     this.db.pragma(`cache_size = -${CRAWL_CACHE_KIB}`);
