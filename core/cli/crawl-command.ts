@@ -135,6 +135,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
 export async function runWithSignals(crawler: Crawler, quiet: boolean): Promise<CrawlSummary> {
   const progress = new ProgressPrinter(quiet);
   crawler.on('stats', (s) => progress.update(s));
+  crawler.on('indexing', () => progress.note('finished; building the read indexes (pages by URL, links by target)...'));
   const onSignal = () => crawler.pause();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

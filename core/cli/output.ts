@@ -47,6 +47,11 @@ export class ProgressPrinter {
       process.stderr.write(line + '\n');
     }
   }
+  /** A line of its own about work between the live lines (e.g. indexing at the end). */
+  note(text: string): void {
+    if (this.quiet) return;
+    process.stderr.write(this.tty ? `\r\x1b[K${text}\n` : text + '\n');
+  }
   end(): void {
     if (!this.quiet && this.tty) process.stderr.write('\n');
   }

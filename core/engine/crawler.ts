@@ -360,6 +360,8 @@ export class Crawler extends EventEmitter {
       // Best effort: without them a finished crawl still reads, by scanning (disk full here
       // rolls the index back and leaves the crawl as it was).
       try {
+        // Several seconds per million pages: say so before the crawl seems to hang at its end.
+        this.emit('indexing');
         store.buildReadIndexes();
       } catch {
         store.rollback();
