@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { validateSettings } from '../../core/config/settings.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
+import { sql as initial } from '../../core/store/migrations/001-initial.js';
+import { sql as pagerank } from '../../core/store/migrations/002-pagerank.js';
 import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
 import { tmpDir } from '../helpers/tmp.js';
 
@@ -36,25 +38,18 @@ describe('crawl database', () => {
 
   it('upgrades a crawl made by an older schema and keeps its pages', () => {
     const path = join(dir, 'schema2.db');
-    const store = CrawlStore.create(path, settings);
-    store.begin();
-    const site = store.insertSite('a.test');
-    store.insertPage({ url: 'http://a.test/', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
-    store.commit();
-    store.close();
-    // Put the file back as schema 2 made it: url UNIQUE, the (site_id, status) and links(dst) indexes.
+    // A file as schema 2 made it (url UNIQUE, the (site_id, status) and links(dst) indexes),
+    // built from the migrations themselves, with one queued page.
     const raw = new Database(path);
-    raw.exec(`CREATE TABLE old_pages AS SELECT * FROM pages; DROP TABLE pages;
-      CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, site_id INTEGER NOT NULL REFERENCES sites(id),
-        depth INTEGER NOT NULL, parent_id INTEGER, redirects INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL DEFAULT 'queued',
-        http_status INTEGER, content_type TEXT, bytes INTEGER, content_hash TEXT, duplicate_of INTEGER, title TEXT,
-        noindex INTEGER, error_code TEXT, attempts INTEGER NOT NULL DEFAULT 0, fetch_seq INTEGER, fetched_at REAL,
-        response_ms REAL) STRICT;
-      INSERT INTO pages SELECT * FROM old_pages; DROP TABLE old_pages;
-      CREATE INDEX pages_site_status ON pages(site_id, status);
-      CREATE UNIQUE INDEX pages_fetch_seq ON pages(fetch_seq) WHERE fetch_seq IS NOT NULL;
-      CREATE INDEX links_dst ON links(dst);`);
+    raw.pragma('journal_mode = WAL');
+    raw.exec(initial);
+    raw.exec(pagerank);
     raw.pragma('user_version = 2');
+    raw.pragma(`application_id = ${0x43424e43}`); // "CBNC", as database.ts marks crawls
+    raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?)").run(JSON.stringify(settings));
+    raw.exec("INSERT INTO sites(id, host) VALUES (1, 'a.test')");
+    raw.exec("INSERT INTO pages(id, url, site_id, depth) VALUES (1, 'http://a.test/', 1, 0)");
+    raw.exec('INSERT INTO frontier(page_id, site_id) VALUES (1, 1)');
     raw.close();
     expect(codeOf(() => CrawlStore.open(path, { readonly: true }))).toBe(ErrorCodes.DB_NOT_A_CRAWL);
     const upgraded = CrawlStore.open(path);
