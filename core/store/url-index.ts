@@ -29,12 +29,9 @@ export class UrlIndex {
     return this.count;
   }
 
-  /** Records that page `id` (> 0) has this URL. */
+  /** Records that page `id` (> 0) has this URL, beside any candidate with its fingerprint. */
   add(url: string, id: number): void {
-    fingerprint(url);
-    if ((this.count + 1) * 10 > (this.mask + 1) * 7) this.grow();
-    this.put(fpHi, fpLo, id);
-    this.count++;
+    this.addNew(url, id, NEVER_SAME);
   }
 
   /**
@@ -94,6 +91,8 @@ export class UrlIndex {
     for (let i = 0; i < id.length; i++) if (id[i] !== 0) this.put(hi[i]!, lo[i]!, id[i]!);
   }
 }
+
+const NEVER_SAME = (): boolean => false;
 
 let fpHi = 0;
 let fpLo = 0;
