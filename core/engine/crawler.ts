@@ -274,7 +274,7 @@ export class Crawler extends EventEmitter {
       if (ip !== null) this.ipBusy.set(ip, Infinity);
     }
     const result = await runSession(this.ctx, session, () => this.stopReason !== null);
-    if (ip !== null) this.ipBusy.set(ip, result.endedAt + Math.max(settings.w, site.crawlDelayMs ?? 0));
+    if (ip !== null) this.ipBusy.set(ip, result.endedAt + scheduler.connectionGap(site));
     this.ctx.sites.touch(site);
     scheduler.finish(session, result.endedAt, result.returned, result.extraDelayMs);
     if (result.park) this.park(site, result.park);

@@ -151,7 +151,7 @@ async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection,
       if (u.origin !== new URL(current.origin).origin || !current.open) {
         // A new connection to the site (its server closed the last one after the redirect):
         // w after the end of that response, as between any two connections to a site.
-        const wait = Math.max(ctx.settings.w, site.crawlDelayMs ?? 0) - (ctx.scheduler.clock.now() - result.endedAt);
+        const wait = ctx.scheduler.connectionGap(site) - (ctx.scheduler.clock.now() - result.endedAt);
         if (wait > 0) await sleep(wait);
         current = await ctx.fetcher.connect(u.origin);
         extra.push(current);

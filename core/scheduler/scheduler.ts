@@ -180,6 +180,11 @@ export class Scheduler implements PolicyHost {
    * Crawl-delay, or a backoff) after `endedAt`, the end of its last response.
    * Pages not fetched go back to the site's queue with their priority.
    */
+  /** The wait between two connections to this site: w, or its Crawl-delay when longer. */
+  connectionGap(site: SiteState): number {
+    return Math.max(this.w, site.crawlDelayMs ?? 0);
+  }
+
   finish(session: Session, endedAt: number, returned: readonly QueuedPage[] = [], extraDelayMs = 0): void {
     const site = session.site;
     this.inFlight--;
@@ -188,7 +193,7 @@ export class Scheduler implements PolicyHost {
       latest.set(p.id, this.outPriority.get(p.id) ?? p.priority);
       this.outPriority.delete(p.id);
     }
-    const wait = Math.max(this.w, site.crawlDelayMs ?? 0) + extraDelayMs;
+    const wait = this.connectionGap(site) + extraDelayMs;
     site.readyAt = Math.max(site.readyAt, endedAt + wait);
     if (site.status === 'parked') return;
     site.status = 'idle';
