@@ -357,14 +357,15 @@ export class Crawler extends EventEmitter {
     }
     store.commit();
     if (state === 'finished' && !this.diskFull) {
-      // Best effort: without them a finished crawl still reads, by scanning (disk full here
-      // rolls the index back and leaves the crawl as it was).
+      // Best effort: without them a finished crawl still reads, by scanning. Each CREATE INDEX
+      // runs on its own (outside a batch), so a failure (disk full) is rolled back by SQLite
+      // and leaves the crawl as it was.
+      // Several seconds per million pages: say so before the crawl seems to hang at its end.
+      this.emit('indexing');
       try {
-        // Several seconds per million pages: say so before the crawl seems to hang at its end.
-        this.emit('indexing');
         store.buildReadIndexes();
       } catch {
-        store.rollback();
+        // nothing to undo
       }
     }
     const done = this.done;
