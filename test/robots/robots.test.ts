@@ -186,12 +186,58 @@ describe('RobotsRules: file format', () => {
     expect(allowed(rules('User-agent: *\rDisallow: /x\r'), '/x')).toBe(false);
   });
 
-  it('ignores lines without a colon, comments and odd key case', () => {
-    const body = 'User-agent: *\nDisallow /nocolon\n# Disallow: /commented\nDISALLOW: /x # trailing comment\n';
+  it('ignores lines without a colon that are not exactly key and value, comments and odd key case', () => {
+    const body = 'User-agent: *\nDisallow /nocolon /too\nDisallow\n# Disallow: /commented\nDISALLOW: /x # trailing comment\n';
     const r = rules(body);
     expect(allowed(r, '/nocolon')).toBe(true);
+    expect(allowed(r, '/')).toBe(true);
     expect(allowed(r, '/commented')).toBe(true);
     expect(allowed(r, '/x')).toBe(false);
+  });
+
+  describe('a line without a colon is read as key, whitespace, value (as Google reads it)', () => {
+    it('User-agent and Disallow without a colon form our group', () => {
+      const body = 'user-agent crawlbench\ndisallow /private\n';
+      expect(allowed(rules(body), '/private/x')).toBe(false);
+      expect(allowed(rules(body), '/public')).toBe(true);
+      expect(allowed(rules(body, 'otherbot/1'), '/private/x')).toBe(true);
+    });
+
+    it('Disallow and Allow without a colon are rules of the group above', () => {
+      const r = rules('User-agent: *\nDisallow /x\nAllow\t/x/open\n');
+      expect(allowed(r, '/x')).toBe(false);
+      expect(allowed(r, '/x/y')).toBe(false);
+      expect(allowed(r, '/x/open')).toBe(true);
+      expect(allowed(r, '/y')).toBe(true);
+    });
+
+    it('a User-agent line without a colon chooses the group like one with a colon', () => {
+      const body = 'User-agent: *\nDisallow: /\n\nUser-agent CrawlBench/2.0 # us\nDisallow: /private\n';
+      expect(allowed(rules(body), '/public')).toBe(true);
+      expect(allowed(rules(body), '/private')).toBe(false);
+      expect(allowed(rules(body, 'otherbot'), '/public')).toBe(false);
+    });
+
+    it('Crawl-delay without a colon sets the delay of our group', () => {
+      expect(rules('User-agent: crawlbench\ncrawl-delay 7\n').crawlDelaySeconds()).toBe(7);
+      expect(rules('User-agent crawlbench\nCrawl-delay\t7\nUser-agent: *\nCrawl-delay 3\n').crawlDelaySeconds()).toBe(7);
+      expect(rules('User-agent: crawlbench\ncrawl-delay 7\n', 'other').crawlDelaySeconds()).toBeUndefined();
+    });
+
+    it('ignores a line of three or more tokens without a colon', () => {
+      const r = rules('User-agent: *\ndisallow /a /b\nDisallow: /c\n');
+      expect(allowed(r, '/a')).toBe(true);
+      expect(allowed(r, '/b')).toBe(true);
+      expect(allowed(r, '/a /b')).toBe(true);
+      expect(allowed(r, '/c')).toBe(false);
+      expect(allowed(rules('User-agent crawlbench bot\nDisallow: /x\n'), '/x')).toBe(true);
+    });
+
+    it('surrounding whitespace and a trailing comment do not count as tokens', () => {
+      const r = rules('  User-agent\t  *  \n\tdisallow   /x   # no colon here\n');
+      expect(allowed(r, '/x')).toBe(false);
+      expect(allowed(r, '/y')).toBe(true);
+    });
   });
 
   it('reads only the first 500 KiB (§2.5), dropping a line cut by the limit', () => {
