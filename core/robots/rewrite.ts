@@ -8,7 +8,12 @@ import { robotsMatchForm } from './match-form.js';
  * What the rewrite fixes, line by line:
  * - Only the first 500 KiB are read (§2.5); a line cut by that limit is dropped, since
  *   `Disallow: /private` cut to `Disallow: /` would say something else.
- * - A leading BOM is dropped; CRLF, CR and LF all end lines; lines without ':' are ignored.
+ * - A leading BOM is dropped; CRLF, CR and LF all end lines.
+ * - A line without ':' is read as Google's parser reads it (robots.cc): if, once the
+ *   comment is cut and the line trimmed, it is exactly two runs of non-blank characters
+ *   separated by spaces or tabs (`disallow /x`, `user-agent FooBot`, `crawl-delay 5`), they
+ *   are the key and the value; any other line without ':' is ignored. robots-parser only
+ *   knows ':', so such a line is passed on with one.
  * - `User-agent` values become product tokens ([A-Za-z_-]+ prefix, lower-case, §2.2.1):
  *   `CrawlBench/2.0 (+url)` names the group `crawlbench`; robots-parser only cut at '/'.
  * - Allow/Disallow patterns are put in robotsMatchForm (percent-encoding-insensitive).
@@ -53,10 +58,9 @@ export function rewriteRobots(body: string): RewrittenRobots {
   for (const line of text.split(/\r\n|\r|\n/)) {
     const hash = line.indexOf('#');
     const content = hash < 0 ? line : line.slice(0, hash);
-    const colon = content.indexOf(':');
-    if (colon < 0) continue;
-    const key = content.slice(0, colon).trim().toLowerCase();
-    const value = content.slice(colon + 1).trim();
+    const kv = keyValue(content);
+    if (kv === null) continue;
+    const { key, value } = kv;
     switch (key) {
       case 'user-agent': {
         if (!inAgentRun) groupAgents = [];
@@ -94,6 +98,19 @@ export function rewriteRobots(body: string): RewrittenRobots {
   }
   if (inAgentRun) out.push('disallow:');
   return { text: out.join('\n'), agents, crawlDelays };
+}
+
+/**
+ * Key (lower-case) and value of a robots.txt line with its comment cut off; null if it has
+ * neither a ':' nor exactly two whitespace-separated tokens (Google's ParseKeyValue).
+ */
+function keyValue(content: string): { key: string; value: string } | null {
+  const sep = content.indexOf(':');
+  if (sep < 0) {
+    const m = /^([^ \t]+)[ \t]+([^ \t]+)$/.exec(content.trim());
+    return m === null ? null : { key: m[1].toLowerCase(), value: m[2] };
+  }
+  return { key: content.slice(0, sep).trim().toLowerCase(), value: content.slice(sep + 1).trim() };
 }
 
 /** The first MAX_ROBOTS_BYTES of UTF-8, without a leading BOM or a trailing partial line. */
