@@ -50,7 +50,7 @@ describe('browser-mode guard', () => {
 
   it('answers with the token, with a strict CSP, and refuses other Host headers', async () => {
     const s = await started;
-    const res = await fetch(`http://127.0.0.1:${s.port}/api/call`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: JSON.stringify(call) });
+    const res = await fetch(`http://127.0.0.1:${s.port}/api/call`, { method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: JSON.stringify(call) });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ kind: 'result', id: 1, data: [] });
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
