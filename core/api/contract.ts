@@ -41,7 +41,10 @@ export interface ParsedSeeds {
   urls: string[];
   hosts: string[];
   suffixes: string[];
+  /** One per bad line, in line order; at most the first 1000 (see problemCount). */
   problems: Array<{ line: number; text: string; problem: string }>;
+  /** How many lines have a problem in all (can exceed problems.length); absent = problems.length. */
+  problemCount?: number;
 }
 
 export interface CreateCrawlRequest {
