@@ -1,8 +1,22 @@
 /**
  * Browser mode: the built renderer and the API (HTTP POST /api/call and WebSocket /api) on
- * 127.0.0.1 only. Every request needs the token printed at start (the first page load
- * carries it in ?token= and gets it back as a SameSite=Strict cookie). The Host header must
- * name this server, which defeats DNS rebinding; the CSP allows nothing but this origin.
+ * 127.0.0.1 only, behind the token printed at start. The rules, in order:
+ * - Every request (and every WebSocket upgrade) must name this server in its Host header,
+ *   127.0.0.1:PORT or localhost:PORT, else 403: this defeats DNS rebinding.
+ * - POST /api/call takes no cookie-borne authority. A browser sends the session cookie with any
+ *   page's request to any port of this host (cookies ignore ports, so SameSite=Strict does not
+ *   help against a page on another local port), and a `no-cors` text/plain POST needs no
+ *   preflight. So /api/call refuses (403) an Origin header that is not this server's own
+ *   origin and a Sec-Fetch-Site other than same-origin or none (another port is same-site);
+ *   wants the token in `Authorization: Bearer` (not ?token=, not the cookie; else 401); only
+ *   POST (405); and only `Content-Type: application/json` (else 415), which a page can send
+ *   cross-origin only after a CORS preflight, which this server never approves.
+ * - The WebSocket /api (ws-server.ts) checks Host and Origin the same way, then the token
+ *   (?token= or the cookie; browsers always send Origin on a socket, so the cookie is safe there).
+ * - Static files take the token from ?token= or the cookie (the first page load carries
+ *   ?token= and gets it back as an HttpOnly SameSite=Strict cookie); GET and HEAD only (405).
+ * - An unparsable request target or a malformed percent-encoded path gets 400.
+ * The CSP allows nothing but this origin, and no framing.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -10,7 +24,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { CrawlbenchApi } from './contract.js';
 import { dispatch } from './rpc-server.js';
 import { isRpcMessage } from './rpc.js';
-import { newToken, requestAuthorized, requestToken, TOKEN_COOKIE } from './token.js';
+import { bearerToken, foreignRequest, newToken, requestAuthorized, requestToken, tokenMatches, TOKEN_COOKIE } from './token.js';
 import { attachWebSocketApi } from './ws-server.js';
 
 export interface BrowserServerOptions {
@@ -57,6 +71,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   const token = opts.token ?? newToken();
   let port = 0;
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const origins = () => hosts().map((h) => `http://${h}`);
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: Error) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -70,17 +85,33 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Cache-Control', 'no-store');
     if (!hosts().includes(req.headers.host ?? '')) return text(res, 403, 'wrong Host header\n');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      return text(res, 400, 'bad request target\n');
+    }
+    if (url.pathname === '/api/call') return apiCall(req, res);
     if (!requestAuthorized(req, token)) return text(res, 401, 'crawlbench: open the URL (with ?token=) printed by `crawlbench serve`\n');
-    if (new URL(req.url ?? '/', 'http://x').searchParams.has('token')) {
+    if (url.searchParams.has('token')) {
       res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${requestToken(req)}; HttpOnly; SameSite=Strict; Path=/`);
     }
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/api/call') return apiCall(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'method not allowed\n');
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      return text(res, 400, 'malformed percent-encoding in the path\n');
+    }
     return serveStatic(res, opts.staticDir, path);
   }
   async function apiCall(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const foreign = foreignRequest(req, origins());
+    if (foreign) return text(res, 403, `crawlbench: the API answers only its own page (${foreign})\n`);
+    if (!tokenMatches(bearerToken(req), token)) return text(res, 401, 'crawlbench: /api/call wants the token in an `Authorization: Bearer` header\n');
     if (req.method !== 'POST') return text(res, 405, 'POST a call message\n');
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') return text(res, 415, 'crawlbench: /api/call wants Content-Type: application/json\n');
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const c of req) {
@@ -99,7 +130,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(reply));
   }
-  const ws = attachWebSocketApi(server, opts.api, { token, allowedOrigins: () => hosts().map((h) => `http://${h}`) });
+  const ws = attachWebSocketApi(server, opts.api, { token, allowedOrigins: origins, allowedHosts: hosts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
@@ -123,8 +154,9 @@ function text(res: ServerResponse, status: number, body: string): void {
   res.end(body);
 }
 
-function serveStatic(res: ServerResponse, root: string, urlPath: string): void {
-  const rel = normalize(decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath)).replace(/^([/\\])+/, '');
+/** `path` is the request's path, already percent-decoded. */
+function serveStatic(res: ServerResponse, root: string, path: string): void {
+  const rel = normalize(path === '/' ? '/index.html' : path).replace(/^([/\\])+/, '');
   const file = join(root, rel);
   if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
     if (!existsSync(join(root, 'index.html'))) return text(res, 404, `renderer not built: run \`npm run build:renderer\` (looked in ${root})\n`);

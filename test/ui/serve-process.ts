@@ -38,11 +38,14 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
   };
 }
 
-/** One call over HTTP, as a script (or an attacker without the token) would make it. */
+/**
+ * One call over HTTP, as a script (or an attacker without the token) would make it: the token
+ * in an Authorization header and a JSON body, which is what POST /api/call wants.
+ */
 export async function httpCall(origin: string, token: string | null, name: string, data: unknown[]): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${origin}/api/call`, {
     method: 'POST',
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ kind: 'call', id: 1, name, data }),
   });
   const text = await res.text();
