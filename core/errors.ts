@@ -10,6 +10,10 @@ export const ErrorCodes = {
   SEED_OUT_OF_SCOPE: 'CRAWL_SEED_OUT_OF_SCOPE',
   SEED_FILE_UNREADABLE: 'CRAWL_SEED_FILE_UNREADABLE',
   SETTINGS_CONFLICT: 'CRAWL_SETTINGS_CONFLICT',
+  /** w below 1 s for a crawl that reaches hosts outside this machine, not confirmed (--allow-short-w). */
+  SHORT_W: 'CRAWL_SHORT_W_UNCONFIRMED',
+  /** Resuming a crawl the user stopped for good. */
+  CRAWL_STOPPED: 'CRAWL_STOPPED',
   /** A simulator graph source that is neither a dataset folder nor a crawl database, or is malformed. */
   BAD_GRAPH: 'CRAWL_BAD_GRAPH',
   // Database problems (never overwrite the file).
@@ -55,6 +59,8 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.SEED_OUT_OF_SCOPE,
   ErrorCodes.SEED_FILE_UNREADABLE,
   ErrorCodes.SETTINGS_CONFLICT,
+  ErrorCodes.SHORT_W,
+  ErrorCodes.CRAWL_STOPPED,
   ErrorCodes.BAD_GRAPH,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,
@@ -78,12 +84,18 @@ const RETRYABLE = new Set<ErrorCode>([
 
 export class CrawlError extends Error {
   override readonly name = 'CrawlError';
+  /**
+   * The setting or request field the error is about ('w', 'maxDepth', 'policyParams.alpha'),
+   * so that a form can show it at the field and the CLI can name its flag instead.
+   */
+  readonly field?: string;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; field?: string },
   ) {
     super(message, options);
+    if (options?.field !== undefined) this.field = options.field;
   }
   get isUserError(): boolean {
     return USER_ERRORS.has(this.code);
@@ -91,8 +103,8 @@ export class CrawlError extends Error {
   get retryable(): boolean {
     return RETRYABLE.has(this.code);
   }
-  toJSON(): { name: string; code: ErrorCode; message: string } {
-    return { name: this.name, code: this.code, message: this.message };
+  toJSON(): { name: string; code: ErrorCode; message: string; field?: string } {
+    return { name: this.name, code: this.code, message: this.message, ...(this.field === undefined ? {} : { field: this.field }) };
   }
 }
 
@@ -102,6 +114,14 @@ export function isRetryable(code: string): boolean {
 
 export function badOption(option: string, problem: string): CrawlError {
   return new CrawlError(ErrorCodes.BAD_OPTION, `${option}: ${problem}`);
+}
+
+/**
+ * A bad value of a crawl setting or request field, in words that suit both a form and the
+ * CLI: the message is `field: problem`, and the CLI swaps the field for its flag.
+ */
+export function badField(field: string, problem: string): CrawlError {
+  return new CrawlError(ErrorCodes.BAD_OPTION, `${field}: ${problem}`, { field });
 }
 
 /** Reasons a known page is not fetched that are not failures (stored in pages.error_code). */

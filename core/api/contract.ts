@@ -6,7 +6,20 @@
  * constant lists only, no imports.
  */
 
-export type CrawlStatus = 'created' | 'running' | 'pausing' | 'paused' | 'finished' | 'interrupted' | 'unreadable';
+/**
+ * 'paused': resumable; 'stopped': ended for good by the user (analyses run on it, no resume);
+ * 'interrupted': the process died mid-run (resumable from its file).
+ */
+export type CrawlStatus = 'created' | 'running' | 'pausing' | 'paused' | 'stopped' | 'finished' | 'interrupted' | 'unreadable';
+
+/** Why a crawl's last run ended, as stored with it. */
+export interface EndReasonDto {
+  kind: 'finished' | 'max-pages' | 'paused' | 'stopped' | 'disk-full' | 'failed' | 'interrupted';
+  /** ISO time the run ended, when known. */
+  at: string | null;
+  /** The error of a failed run. */
+  message?: string;
+}
 
 export interface CrawlInfo {
   id: string;
@@ -19,6 +32,10 @@ export interface CrawlInfo {
   sizeBytes: number;
   createdAt: string | null;
   demoWeb: boolean;
+  /** Why the last run ended; null for a crawl never run (or whose run is on now). */
+  endReason: EndReasonDto | null;
+  /** Policies guided by an earlier crawl: this crawl's pages found in it; null for other policies. */
+  historyMatched: number | null;
   /** Why the file could not be read (status 'unreadable'). */
   problem?: string;
 }
@@ -53,7 +70,7 @@ export interface CreateCrawlRequest {
   /** URLs, host names, or domain suffixes (".cl", ".uchile.cl"), one per line; or a file's text. */
   seedText?: string;
   /** Start the built-in test web in-process on 127.0.0.1 and crawl it (fills seeds, scope, resolve). */
-  demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number };
+  demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number; revision?: 1 | 2 };
   policy?: string;
   policyParams?: Record<string, unknown>;
   w?: number;
@@ -69,6 +86,14 @@ export interface CreateCrawlRequest {
   resolve?: Array<{ pattern: string; address: string }>;
   /** Id of an earlier crawl in the workspace whose data the policy may use (historical PageRank). */
   historyCrawl?: string;
+  /**
+   * The user confirmed a w below 1 s for hosts outside this machine; without it such a crawl
+   * is refused (CRAWL_SHORT_W_UNCONFIRMED).
+   */
+  allowShortW?: boolean;
+  /** Keep raw requests, responses and bodies (for a WARC export), within contentBudget bytes. */
+  storeContent?: boolean;
+  contentBudget?: number;
 }
 
 export type StatsEvent = {
@@ -166,6 +191,17 @@ export interface RecentError {
   httpStatus: number | null;
 }
 
+/** A site parked for this crawl (robots.txt unreachable, error budget spent) and the pages it skipped. */
+export interface ParkedSiteDto {
+  host: string;
+  /** CRAWL_ROBOTS_UNAVAILABLE or CRAWL_SITE_PARKED. */
+  code: string;
+  /** Known pages of the site left unfetched because it was parked. */
+  pagesSkipped: number;
+  /** The first of those pages (at most the limit asked for). */
+  skipped: string[];
+}
+
 /** Results of analyses that other modules provide (PageRank, evaluation, export): passed through as JSON. */
 export type AnalysisResult = Record<string, unknown>;
 
@@ -174,6 +210,8 @@ export interface WireError {
   name: string;
   code: string;
   message: string;
+  /** The request field the error is about (e.g. 'w', 'policyParams.alpha'), for showing it at the field. */
+  field?: string;
 }
 
 export type Unsubscribe = () => void;
@@ -188,7 +226,10 @@ export interface CrawlbenchApi {
   /** Stops taking work; resolves once open connections have finished and the batch is committed. */
   pause(crawlId: string): Promise<CrawlInfo>;
   resume(crawlId: string): Promise<CrawlInfo>;
-  /** Pauses and releases the crawl (and its demo web). */
+  /**
+   * Ends the crawl for good (after the UI's confirmation): a running one is paused first; it is
+   * recorded as stopped by the user, gets its read indexes, and can no longer be resumed.
+   */
   stop(crawlId: string): Promise<CrawlInfo>;
   /** Refuses a running crawl (CRAWL_DB_LOCKED). */
   deleteCrawl(crawlId: string): Promise<void>;
@@ -197,6 +238,8 @@ export interface CrawlbenchApi {
   listSites(crawlId: string, query?: SitesQuery): Promise<SitesPage>;
   getPage(crawlId: string, url: string, limit?: number): Promise<PageDetail | null>;
   recentErrors(crawlId: string, limit?: number): Promise<RecentError[]>;
+  /** Parked sites with the pages they skipped (up to `limit` URLs each). */
+  parkedSites(crawlId: string, limit?: number): Promise<ParkedSiteDto[]>;
   runPageRank(crawlId: string): Promise<AnalysisResult>;
   runEvaluation(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
   startExport(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
@@ -220,6 +263,7 @@ export const API_METHODS = [
   'listSites',
   'getPage',
   'recentErrors',
+  'parkedSites',
   'runPageRank',
   'runEvaluation',
   'startExport',

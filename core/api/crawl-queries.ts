@@ -6,7 +6,7 @@
 import { statSync, existsSync } from 'node:fs';
 import { openDatabase, type Db } from '../store/database.js';
 import { canonicalize } from '../url/canonical.js';
-import { SITE_SORT_KEYS, type LinkDto, type PageDetail, type RecentError, type SitesPage, type SitesQuery } from './contract.js';
+import { SITE_SORT_KEYS, type EndReasonDto, type LinkDto, type PageDetail, type ParkedSiteDto, type RecentError, type SitesPage, type SitesQuery } from './contract.js';
 
 export function withReadonly<T>(path: string, fn: (db: Db) => T): T {
   const { db, release } = openDatabase(path, { readonly: true });
@@ -25,6 +25,8 @@ export interface StoredSummary {
   pagesKnown: number;
   queued: number;
   sites: number;
+  endReason: EndReasonDto | null;
+  historyMatched: number | null;
 }
 
 export function storedSummary(db: Db): StoredSummary {
@@ -44,7 +46,39 @@ export function storedSummary(db: Db): StoredSummary {
     pagesKnown: q('SELECT count(*) FROM pages'),
     queued: q('SELECT count(*) FROM frontier'),
     sites: q('SELECT count(*) FROM sites'),
+    endReason: endReasonOf(meta.get('end_reason') as string | undefined),
+    historyMatched: (db.prepare("SELECT value FROM counters WHERE name = 'history:matched'").pluck().get() as number | undefined) ?? null,
   };
+}
+
+function endReasonOf(json: string | undefined): EndReasonDto | null {
+  if (!json) return null;
+  try {
+    const e = JSON.parse(json) as { kind: EndReasonDto['kind']; at?: string; message?: string };
+    return { kind: e.kind, at: e.at ?? null, ...(e.message ? { message: e.message } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parked sites and the pages they left unfetched. One pass over the skipped pages of the
+ * parked sites (pages has no site index while a crawl runs); the UI asks when the error
+ * count changes, not every second.
+ */
+export function parkedSites(db: Db, limit = 20): ParkedSiteDto[] {
+  const sites = db.prepare('SELECT id, host, parked FROM sites WHERE parked IS NOT NULL ORDER BY host LIMIT 1000').all() as Array<{ id: number; host: string; parked: string }>;
+  if (sites.length === 0) return [];
+  const n = Math.min(Math.max(0, Math.floor(limit)), 200);
+  const byId = new Map(sites.map((s) => [s.id, { host: s.host, code: s.parked, pagesSkipped: 0, skipped: [] as string[] }]));
+  const rows = db.prepare("SELECT site_id, url FROM pages WHERE status = 'skipped' AND site_id IN (SELECT id FROM sites WHERE parked IS NOT NULL) ORDER BY id").iterate() as Iterable<{ site_id: number; url: string }>;
+  for (const r of rows) {
+    const site = byId.get(r.site_id);
+    if (!site) continue;
+    site.pagesSkipped++;
+    if (site.skipped.length < n) site.skipped.push(r.url);
+  }
+  return [...byId.values()];
 }
 
 export function fileSize(path: string): number {

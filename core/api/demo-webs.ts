@@ -2,8 +2,15 @@
  * The built-in demo web, run in-process on 127.0.0.1 so a first-time user can watch a
  * crawl without touching the internet. Its spec and port are kept beside the crawl file
  * (NAME.demo.json), so that a resumed crawl finds the same web at the same address.
+ *
+ * Every demo web is served on one stable port (DEMO_PORT, or the workspace's own): the port
+ * is part of every URL, so a second demo crawl (or the same web's revision 2, "months
+ * later") has the same URLs as the first, and history and comparison can match them. Only
+ * when that port is taken (another demo crawl is running) does a web get a free port, and
+ * then its URLs match no earlier crawl's: `ensure` says so.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { CrawlError, ErrorCodes } from '../errors.js';
 import { generateWeb } from '../testweb/generator.js';
 import { TestWebServer } from '../testweb/server.js';
 import { seedUrls } from '../testweb/web.js';
@@ -13,33 +20,67 @@ export interface DemoSpec {
   pages: number;
   latencyMs: number;
   seed: number;
+  /** 2: the same web months later (testweb --revision 2): some pages gone, new ones, changed links. */
+  revision?: 1 | 2;
 }
 
-export const DEMO_DEFAULTS: DemoSpec = { sites: 60, pages: 3000, latencyMs: 20, seed: 1 };
+export const DEMO_DEFAULTS: DemoSpec = { sites: 60, pages: 3000, latencyMs: 20, seed: 1, revision: 1 };
+
+/** The demo webs' port unless the workspace sets another. */
+export const DEMO_PORT = 38471;
+
+export interface DemoWebsOptions {
+  logFile?: string;
+  /** The stable port of the demo webs; 0 gives every web a free port (URLs then differ between crawls). */
+  port?: number;
+}
 
 export class DemoWebs {
   private readonly servers = new Map<string, TestWebServer>();
+  readonly port: number;
 
-  constructor(private readonly opts: { logFile?: string } = {}) {}
-
-  /** Starts (or finds) the demo web of crawl `id`; port 0 picks a free one. */
-  async ensure(id: string, spec: DemoSpec, port = 0): Promise<{ port: number; seeds: string[] }> {
-    let server = this.servers.get(id);
-    if (!server) {
-      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false });
-      server = new TestWebServer(web, { port, memoryLog: false, logFile: this.opts.logFile });
-      await server.start();
-      this.servers.set(id, server);
-    }
-    const actual = new URL(server.homeUrls()[0] ?? 'http://x:0/').port;
-    return { port: Number(actual), seeds: seedUrls(server.web, Number(actual)) };
+  constructor(private readonly opts: DemoWebsOptions = {}) {
+    this.port = opts.port ?? DEMO_PORT;
   }
 
-  /** Restarts the demo web a stored crawl was made against, if it was a demo crawl. */
+  /**
+   * Starts (or finds) the demo web of crawl `id` on `port` (default: the stable port, or a
+   * free one when it is taken). `stable` is false when it could not have the stable port.
+   */
+  async ensure(id: string, spec: DemoSpec, port?: number): Promise<{ port: number; seeds: string[]; stable: boolean }> {
+    let server = this.servers.get(id);
+    if (!server) {
+      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false });
+      const listen = async (p: number) => {
+        const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile });
+        await s.start();
+        return s;
+      };
+      if (port !== undefined) server = await listen(port);
+      else {
+        try {
+          server = await listen(this.port);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+          server = await listen(0);
+        }
+      }
+      this.servers.set(id, server);
+    }
+    const actual = Number(new URL(server.homeUrls()[0] ?? 'http://x:0/').port);
+    return { port: actual, seeds: seedUrls(server.web, actual), stable: this.port !== 0 && actual === this.port };
+  }
+
+  /** Restarts the demo web a stored crawl was made against, if it was a demo crawl, on its own port. */
   async resumeFor(id: string, sidecar: string): Promise<void> {
     if (!existsSync(sidecar) || this.servers.has(id)) return;
     const { spec, port } = JSON.parse(readFileSync(sidecar, 'utf8')) as { spec: DemoSpec; port: number };
-    await this.ensure(id, spec, port);
+    try {
+      await this.ensure(id, spec, port);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      throw new CrawlError(ErrorCodes.DB_LOCKED, `the demo web of "${id}" needs port ${port}, which another demo crawl is using: pause that crawl first`);
+    }
   }
 
   save(sidecar: string, spec: DemoSpec, port: number): void {

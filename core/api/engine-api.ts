@@ -8,17 +8,22 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
-import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { checkShortW } from '../engine/short-w-guard.js';
+import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { runEvaluationOn, runPageRankOn, startExportOf } from './analyses.js';
 import type * as C from './contract.js';
-import { fileSize, pageDetail, recentErrors, sitesPage, storedSummary, withReadonly } from './crawl-queries.js';
+import { parseCreateRequest } from './create-request.js';
+import { fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary, withReadonly } from './crawl-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
 
+/** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
+const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';
+
 interface LiveCrawl {
   crawler: Crawler;
-  status: 'running' | 'pausing';
+  status: 'running' | 'pausing' | 'stopping';
   run: Promise<void>;
   last: C.StatsEvent | null;
 }
@@ -26,6 +31,8 @@ interface LiveCrawl {
 export interface EngineApiOptions {
   /** Append every request the demo webs serve to this NDJSON file (tests watch it). */
   demoLog?: string;
+  /** The demo webs' stable port (default DEMO_PORT); 0: a free port each (URLs then differ between crawls). */
+  demoPort?: number;
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -39,7 +46,7 @@ export class EngineApi implements C.CrawlbenchApi {
   constructor(dir: string, opts: EngineApiOptions = {}) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
-    this.demos = new DemoWebs({ logFile: opts.demoLog });
+    this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.events.setMaxListeners(100);
   }
 
@@ -72,45 +79,79 @@ export class EngineApi implements C.CrawlbenchApi {
     const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
     try {
       const s = withReadonly(path, storedSummary);
-      const status: C.CrawlStatus = live ? live.status : s.state === 'running' ? 'interrupted' : (s.state as C.CrawlStatus);
+      const interrupted = !live && s.state === 'running';
+      const status: C.CrawlStatus = live ? (live.status === 'stopping' ? 'pausing' : live.status) : interrupted ? 'interrupted' : (s.state as C.CrawlStatus);
       const pagesFetched = Math.max(s.pagesFetched, live?.last?.pages ?? 0);
-      return { ...base, status, policy: s.policy, pagesFetched, pagesKnown: s.pagesKnown, queued: live?.last?.queued ?? s.queued, sites: s.sites, createdAt: s.createdAt };
+      const endReason: C.EndReasonDto | null = live ? null : interrupted ? { kind: 'interrupted', at: null } : s.endReason;
+      return {
+        ...base,
+        status,
+        policy: s.policy,
+        pagesFetched,
+        pagesKnown: s.pagesKnown,
+        queued: live?.last?.queued ?? s.queued,
+        sites: s.sites,
+        createdAt: s.createdAt,
+        endReason,
+        historyMatched: s.historyMatched,
+      };
     } catch (err) {
-      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, problem: (err as Error).message };
+      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: (err as Error).message };
     }
   }
 
-  async createCrawl(req: C.CreateCrawlRequest): Promise<C.CrawlInfo> {
+  async createCrawl(raw: C.CreateCrawlRequest): Promise<C.CrawlInfo> {
+    const req = parseCreateRequest(raw);
     const id = req.name?.trim() || `crawl-${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}`;
     const path = this.path(id);
-    if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`);
+    if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`, { field: 'name' });
     const input: CrawlSettingsInput = { seeds: [], ...this.settingsFrom(req) };
+    if (req.historyCrawl) input.policyParams = { ...input.policyParams, history: this.historyPath(req, id) };
     let demo: { spec: DemoSpec; port: number } | null = null;
-    if (req.demoWeb) {
-      const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
-      const web = await this.demos.ensure(id, spec);
-      demo = { spec, port: web.port };
-      Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });
-      // Demo politeness: short waits so that a few thousand pages take seconds, not hours.
-      input.w ??= 50;
-      input.c ??= 10;
-      input.r ??= 64;
-      Object.assign(input, { connectTimeout: 5000, headersTimeout: 10_000, bodyTimeout: 10_000, retryBase: 1000, robotsRetry: 2000, robotsMaxAttempts: 2 });
-    } else {
-      const parsed = parseSeeds(req.seedText ?? '');
-      const bad = parsed.problems[0];
-      if (bad) throw new CrawlError(ErrorCodes.BAD_SEED, `seed "${bad.text}" (line ${bad.line}): ${bad.problem}`);
-      Object.assign(input, seedSettings(parsed));
-    }
-    if (req.historyCrawl) input.policyParams = { ...input.policyParams, historyDb: this.existing(req.historyCrawl) };
     try {
+      if (req.demoWeb) {
+        const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
+        const web = await this.demos.ensure(id, spec);
+        demo = { spec, port: web.port };
+        Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });
+        // Demo politeness: short waits so that a few thousand pages take seconds, not hours.
+        input.w ??= 50;
+        input.c ??= 10;
+        input.r ??= 64;
+        Object.assign(input, { connectTimeout: 5000, headersTimeout: 10_000, bodyTimeout: 10_000, retryBase: 1000, robotsRetry: 2000, robotsMaxAttempts: 2 });
+      } else {
+        const parsed = parseSeeds(req.seedText ?? '');
+        const bad = parsed.problems[0];
+        if (bad) {
+          const more = (parsed.problemCount ?? parsed.problems.length) - 1;
+          throw new CrawlError(ErrorCodes.BAD_SEED, `seeds: line ${bad.line}: “${bad.text}”: ${bad.problem}${more > 0 ? ` (and ${more} more)` : ''}`, { field: 'seedText' });
+        }
+        Object.assign(input, seedSettings(parsed));
+      }
+      // Everything is checked before the file exists: a refused crawl leaves nothing behind.
+      await checkShortW(Crawler.plan(input), CONFIRM_IN_FORM);
       Crawler.create(path, input).close();
     } catch (err) {
       if (demo) await this.demos.stop(id);
       throw err;
     }
     if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port);
+    // The web is started again (on its port) when the crawl runs; until then it holds nothing.
+    if (demo) await this.demos.stop(id);
     return this.info(id);
+  }
+
+  /** The history crawl's file, for a policy that takes one. */
+  private historyPath(req: C.CreateCrawlRequest, id: string): string {
+    const policy = req.policy || 'breadth-first';
+    const takes = describePolicies().find((p) => p.name === policy)?.params.some((p) => p.name === 'history') ?? false;
+    if (!takes) throw badField('historyCrawl', `policy ${policy} does not use a history crawl (historical-pagerank-*, quality and crawl-ability do)`);
+    if (req.historyCrawl === id) throw badField('historyCrawl', 'a crawl cannot be its own history');
+    try {
+      return this.existing(req.historyCrawl!);
+    } catch (err) {
+      throw new CrawlError((err as CrawlError).code ?? ErrorCodes.BAD_OPTION, (err as Error).message, { field: 'historyCrawl' });
+    }
   }
 
   private settingsFrom(req: C.CreateCrawlRequest): Partial<CrawlSettingsInput> {
@@ -126,6 +167,9 @@ export class EngineApi implements C.CrawlbenchApi {
       maxPagesPerSite: req.maxPagesPerSite,
       userAgent: req.userAgent || undefined,
       resolve: req.resolve,
+      allowShortW: req.allowShortW,
+      storeContent: req.storeContent,
+      contentBudget: req.contentBudget,
     });
   }
 
@@ -133,7 +177,19 @@ export class EngineApi implements C.CrawlbenchApi {
     const path = this.existing(id);
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
     await this.demos.resumeFor(id, join(this.dir, `${id}.demo.json`));
-    const crawler = Crawler.open(path, withoutUndefined({ maxPages: overrides?.maxPages }));
+    let crawler: Crawler;
+    try {
+      crawler = Crawler.open(path, withoutUndefined({ maxPages: overrides?.maxPages }));
+      try {
+        await checkShortW(crawler.settings, CONFIRM_IN_FORM);
+      } catch (err) {
+        crawler.close();
+        throw err;
+      }
+    } catch (err) {
+      await this.demos.stop(id);
+      throw err;
+    }
     const entry: LiveCrawl = { crawler, status: 'running', run: Promise.resolve(), last: null };
     crawler.on('stats', (s) => {
       entry.last = { ...s, crawlId: id };
@@ -141,18 +197,20 @@ export class EngineApi implements C.CrawlbenchApi {
     });
     this.live.set(id, entry);
     entry.run = crawler.run().then(
-      (summary) => this.ended(id, summary.state === 'finished' ? 'finished' : 'paused', summary.stopReason),
+      (summary) => this.ended(id, summary.state === 'finished' ? 'finished' : summary.state === 'stopped' ? 'stopped' : 'paused', summary.stopReason),
       (err: Error) => this.ended(id, 'paused', `failed: ${err.message}`),
     );
     this.events.emit('crawlState', { crawlId: id, status: 'running' } satisfies C.CrawlStateEvent);
     return this.info(id);
   }
 
-  private ended(id: string, status: C.CrawlStatus, reason: string): void {
+  private async ended(id: string, status: C.CrawlStatus, reason: string): Promise<void> {
     const entry = this.live.get(id);
     this.live.delete(id);
     try {
       entry?.crawler.close();
+      // The demo web is needed only while its crawl runs; its stable port is free for the next one.
+      await this.demos.stop(id);
     } finally {
       this.events.emit('crawlState', { crawlId: id, status, reason } satisfies C.CrawlStateEvent);
     }
@@ -177,9 +235,21 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   async stop(id: string): Promise<C.CrawlInfo> {
-    const info = await this.pause(id);
-    await this.demos.stop(id);
-    return info;
+    const path = this.existing(id);
+    const entry = this.live.get(id);
+    if (entry) {
+      if (entry.status !== 'stopping') {
+        entry.status = 'stopping';
+        this.events.emit('crawlState', { crawlId: id, status: 'pausing' } satisfies C.CrawlStateEvent);
+        entry.crawler.stop();
+      }
+      await entry.run;
+    } else {
+      Crawler.stopStored(path);
+      await this.demos.stop(id);
+      this.events.emit('crawlState', { crawlId: id, status: 'stopped', reason: 'stopped' } satisfies C.CrawlStateEvent);
+    }
+    return this.info(id);
   }
 
   async deleteCrawl(id: string): Promise<void> {
@@ -206,6 +276,10 @@ export class EngineApi implements C.CrawlbenchApi {
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
     return withReadonly(this.existing(id), (db) => recentErrors(db, limit));
+  }
+
+  async parkedSites(id: string, limit = 20): Promise<C.ParkedSiteDto[]> {
+    return withReadonly(this.existing(id), (db) => parkedSites(db, limit));
   }
 
   async runPageRank(id: string): Promise<C.AnalysisResult> {

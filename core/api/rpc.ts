@@ -18,19 +18,22 @@ export interface RpcMessage {
 /** An error that came back across a transport: same name, code and message as where it was thrown. */
 export class ApiError extends Error {
   readonly code: string;
+  readonly field?: string;
   constructor(wire: WireError) {
     super(wire.message);
     this.name = wire.name;
     this.code = wire.code;
+    if (wire.field !== undefined) this.field = wire.field;
   }
 }
 
 export function toWireError(err: unknown): WireError {
-  const e = err as { name?: unknown; code?: unknown; message?: unknown };
+  const e = err as { name?: unknown; code?: unknown; message?: unknown; field?: unknown };
   return {
     name: typeof e?.name === 'string' ? e.name : 'Error',
     code: typeof e?.code === 'string' ? e.code : 'CRAWL_INTERNAL',
     message: typeof e?.message === 'string' ? e.message : String(err),
+    ...(typeof e?.field === 'string' ? { field: e.field } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { parseDuration, parseSize } from '../config/units.js';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
+import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { PARAMS } from '../policies/params.js';
 import { listPolicies } from '../policies/registry.js';
@@ -26,7 +27,9 @@ export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds
   --requests-per-connection N  assumed until a server is measured (default 50)
   --new-pages RULE       quality/crawl-ability with --history: zero | random | parent (default parent)
   --policy-seed N        seed of historical-pagerank-random (default 1)
-  --w DURATION           wait between connections to one site (default 15s)
+  --w DURATION           wait between connections to one site (default 15s; up to 1h)
+  --allow-short-w        confirm a w below 1s for a crawl that reaches hosts outside this
+                         machine (refused otherwise: that is how a careless crawl of real servers starts)
   --c N                  pages per keep-alive connection (default 1)
   --r N                  simultaneous connections (default 256)
   --keepalive-gap DUR    pause between requests inside a connection (default 0)
@@ -90,6 +93,7 @@ const OPTIONS = {
   'user-agent': { type: 'string' },
   resolve: { type: 'string', multiple: true },
   'per-ip': { type: 'boolean' },
+  'allow-short-w': { type: 'boolean' },
   bandwidth: { type: 'string' },
   'connect-timeout': { type: 'string' },
   'headers-timeout': { type: 'string' },
@@ -121,8 +125,17 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   let crawler: Crawler;
   if (existsSync(db)) {
     crawler = Crawler.open(db, input);
+    try {
+      await checkShortW(crawler.settings, CONFIRM_SHORT_W);
+    } catch (err) {
+      crawler.close();
+      throw err;
+    }
   } else {
-    crawler = Crawler.create(db, { ...input, seeds: seedsFromFlags(flags) });
+    const full = { ...input, seeds: seedsFromFlags(flags) };
+    // Checked before the file exists: a refused crawl leaves nothing behind.
+    await checkShortW(Crawler.plan(full), CONFIRM_SHORT_W);
+    crawler = Crawler.create(db, full);
   }
   const summary = await runWithSignals(crawler, !!flags.quiet || !!flags.json);
   crawler.close();
@@ -130,6 +143,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   else process.stdout.write(summaryText(summary) + '\n');
   return summary.stopReason === 'disk-full' ? 3 : 0;
 }
+
+const CONFIRM_SHORT_W = 'pass --allow-short-w';
 
 /** Runs a crawl with the live line; Ctrl-C or SIGTERM pauses it cleanly (resume by running again). */
 export async function runWithSignals(crawler: Crawler, quiet: boolean): Promise<CrawlSummary> {
@@ -196,6 +211,7 @@ export function settingsFromFlags(flags: Flags): Partial<CrawlSettingsInput> {
     userAgent: flags['user-agent'] as string | undefined,
     resolve: resolve.length > 0 ? resolve : undefined,
     perIp: flags['per-ip'] ? true : undefined,
+    allowShortW: flags['allow-short-w'] ? true : undefined,
     bandwidth: size('bandwidth'),
     connectTimeout: dur('connect-timeout'),
     headersTimeout: dur('headers-timeout'),

@@ -1,4 +1,5 @@
 import { CrawlError } from '../errors.js';
+import { PARAMS } from '../policies/params.js';
 import { crawlCommand, CRAWL_USAGE } from './crawl-command.js';
 import { demoCommand, DEMO_USAGE } from './demo-command.js';
 import { evalCommand, EVAL_USAGE } from './eval-command.js';
@@ -64,10 +65,25 @@ export async function main(argv: string[]): Promise<number> {
     return await command(rest);
   } catch (err) {
     if (err instanceof CrawlError) {
-      process.stderr.write(`crawlbench ${name}: ${err.message} [${err.code}]\n`);
+      process.stderr.write(`crawlbench ${name}: ${cliMessage(err)} [${err.code}]\n`);
       return err.isUserError ? 2 : 1;
     }
     process.stderr.write(`crawlbench ${name}: internal error: ${(err as Error).stack ?? String(err)}\n`);
     return 1;
   }
+}
+
+/** Settings whose flag is not their name in kebab case. */
+const FLAG_NAMES: Record<string, string> = { maxPagesPerSite: '--max-site-pages', maxBodyBytes: '--max-body', seedText: '--seeds' };
+
+/** The flag a setting is given with: `maxDepth` -> `--max-depth`, `policyParams.alpha` -> `--alpha`. */
+export function flagOf(field: string): string {
+  if (field.startsWith('policyParams.')) return PARAMS[field.slice(13)]?.flag ?? field;
+  return FLAG_NAMES[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** An engine error names a setting field (as a form would show it); the CLI names the flag. */
+function cliMessage(err: CrawlError): string {
+  if (err.field === undefined || !err.message.startsWith(`${err.field}:`)) return err.message;
+  return `${flagOf(err.field)}${err.message.slice(err.field.length)}`;
 }

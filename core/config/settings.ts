@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { badField } from '../errors.js';
+import { limitProblem, SETTING_LIMITS, type LimitedSetting } from './limits.js';
 
 /**
  * The settings of one crawl. They are validated once here, frozen, stored in the crawl
@@ -8,6 +9,14 @@ import { CrawlError, ErrorCodes } from '../errors.js';
  * All durations are milliseconds, all sizes bytes.
  */
 export const DEFAULT_USER_AGENT = 'crawlbench/0.1 (+https://github.com/crawlbench/crawlbench; research crawler)';
+
+/** A number within the setting's sane range (limits.ts), refused with one message in words otherwise. */
+export function limited(name: LimitedSetting): z.ZodNumber {
+  const limit = SETTING_LIMITS[name];
+  const problem = limitProblem(limit);
+  const n = z.number({ error: problem }).min(limit.min, problem).max(limit.max, problem);
+  return limit.integer ? n.int(problem) : n;
+}
 
 export const ResolveRule = z.object({ pattern: z.string().min(1), address: z.string().min(1) }).strict();
 
@@ -19,7 +28,7 @@ export const CrawlSettingsSchema = z
         suffixes: z.array(z.string()).default([]),
         hosts: z.array(z.string()).default([]),
         excludes: z.array(z.string()).default([]),
-        maxUrlLength: z.number().int().min(64).default(2048),
+        maxUrlLength: limited('maxUrlLength').default(2048),
       })
       .strict()
       .prefault({}),
@@ -27,40 +36,45 @@ export const CrawlSettingsSchema = z
     policy: z.string().default('breadth-first'),
     policyParams: z.record(z.string(), z.unknown()).default({}),
     /** Wait between the end of one connection to a site and the start of the next. */
-    w: z.number().min(0).default(15_000),
+    w: limited('w').default(15_000),
     /** Requests over one keep-alive connection (1 = a fresh connection per page). */
-    c: z.number().int().min(1).default(1),
+    c: limited('c').default(1),
     /** Maximum simultaneous connections (to different sites). */
-    r: z.number().int().min(1).default(256),
-    keepaliveGap: z.number().min(0).default(0),
-    batch: z.number().int().min(1).nullable().default(null),
-    maxPages: z.number().int().min(1).nullable().default(null),
-    maxDepth: z.number().int().min(0).default(15),
-    maxDynamicDepth: z.number().int().min(0).default(5),
-    maxPagesPerSite: z.number().int().min(1).default(25_000),
-    maxRedirects: z.number().int().min(0).default(5),
+    r: limited('r').default(256),
+    keepaliveGap: limited('keepaliveGap').default(0),
+    batch: limited('batch').nullable().default(null),
+    maxPages: limited('maxPages').nullable().default(null),
+    maxDepth: limited('maxDepth').default(15),
+    maxDynamicDepth: limited('maxDynamicDepth').default(5),
+    maxPagesPerSite: limited('maxPagesPerSite').default(25_000),
+    maxRedirects: limited('maxRedirects').default(5),
     userAgent: z.string().min(1).default(DEFAULT_USER_AGENT),
     resolve: z.array(ResolveRule).default([]),
-    connectTimeout: z.number().min(1).default(10_000),
-    headersTimeout: z.number().min(1).default(30_000),
-    bodyTimeout: z.number().min(1).default(30_000),
+    connectTimeout: limited('connectTimeout').default(10_000),
+    headersTimeout: limited('headersTimeout').default(30_000),
+    bodyTimeout: limited('bodyTimeout').default(30_000),
     /** Whole-request cap, against servers that drip a byte at a time. */
-    requestTimeout: z.number().min(1).default(120_000),
-    maxBodyBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
-    maxDecodedBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
-    maxAttempts: z.number().int().min(1).default(3),
-    retryBase: z.number().min(0).default(30_000),
+    requestTimeout: limited('requestTimeout').default(120_000),
+    maxBodyBytes: limited('maxBodyBytes').default(10 * 1024 * 1024),
+    maxDecodedBytes: limited('maxDecodedBytes').default(20 * 1024 * 1024),
+    maxAttempts: limited('maxAttempts').default(3),
+    retryBase: limited('retryBase').default(30_000),
     /** Consecutive failed requests after which a site is parked. */
-    siteErrorBudget: z.number().int().min(1).default(10),
-    robotsRetry: z.number().min(0).default(60_000),
+    siteErrorBudget: limited('siteErrorBudget').default(10),
+    robotsRetry: limited('robotsRetry').default(60_000),
     /** Crawl-delay is honoured up to this much (as Heritrix's respectCrawlDelayUpToSeconds). */
-    maxCrawlDelay: z.number().min(0).default(300_000),
-    robotsMaxAttempts: z.number().int().min(1).default(5),
+    maxCrawlDelay: limited('maxCrawlDelay').default(300_000),
+    robotsMaxAttempts: limited('robotsMaxAttempts').default(5),
     perIp: z.boolean().default(false),
-    bandwidth: z.number().min(1).nullable().default(null),
+    /**
+     * The user confirmed a w below 1 s although the crawl reaches hosts outside this machine
+     * (--allow-short-w, or the form's checkbox); see engine/short-w-guard.ts.
+     */
+    allowShortW: z.boolean().default(false),
+    bandwidth: limited('bandwidth').nullable().default(null),
     storeContent: z.boolean().default(false),
-    contentBudget: z.number().int().min(0).default(10 * 1024 ** 3),
-    maxDbSize: z.number().int().min(0).nullable().default(null),
+    contentBudget: limited('contentBudget').default(10 * 1024 ** 3),
+    maxDbSize: limited('maxDbSize').nullable().default(null),
   })
   .strict();
 
@@ -71,14 +85,14 @@ export type CrawlSettingsInput = z.input<typeof CrawlSettingsSchema>;
  * Settings that may differ on resume without being a conflict: they describe this run,
  * not the crawl (how far to go now, how to reach the hosts from this machine, how fast).
  */
-export const RUN_SETTINGS: ReadonlySet<string> = new Set(['maxPages', 'resolve', 'bandwidth', 'maxDbSize']);
+export const RUN_SETTINGS: ReadonlySet<string> = new Set(['maxPages', 'resolve', 'bandwidth', 'maxDbSize', 'allowShortW']);
 
 export function validateSettings(input: CrawlSettingsInput): CrawlSettings {
   const parsed = CrawlSettingsSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.join('.') || '(settings)';
-    throw new CrawlError(ErrorCodes.BAD_OPTION, `${path}: ${issue.message}`);
+    throw badField(path, issue.message);
   }
   return Object.freeze(parsed.data);
 }

@@ -17,8 +17,23 @@ import { RobotsCache } from './robots-cache.js';
 import { knownUrls } from './page-processor.js';
 import { replayPolicy } from './policy-replay.js';
 import { runSession } from './session-runner.js';
+import { checkShortW } from './short-w-guard.js';
 import { SiteRegistry } from './site-registry.js';
 import { LiveStats, type StatsSnapshot } from './stats.js';
+
+/** meta key of the last run's end (EndReason as JSON). */
+export const END_REASON = 'end_reason';
+/** counters row: pages of this crawl found in its history crawl (historical policies). */
+export const HISTORY_MATCHED = 'history:matched';
+
+/** Why a crawl's last run ended, as stored with it. */
+export interface EndReason {
+  kind: 'finished' | 'max-pages' | 'paused' | 'stopped' | 'disk-full' | 'failed';
+  /** ISO time. */
+  at: string;
+  /** The error, for 'failed'. */
+  message?: string;
+}
 
 /** Commit the write batch at least this often: at most about a second of work is ever lost. */
 const COMMIT_EVERY_MS = 1000;
@@ -27,7 +42,7 @@ const COMMIT_EVERY_OPS = 5000;
 export interface CrawlSummary {
   db: string;
   state: CrawlState;
-  stopReason: 'finished' | 'max-pages' | 'paused' | 'disk-full';
+  stopReason: 'finished' | 'max-pages' | 'paused' | 'disk-full' | 'stopped';
   pagesFetched: number;
   pagesKnown: number;
   sites: number;
@@ -99,6 +114,21 @@ export class Crawler extends EventEmitter {
   /** Starts a new crawl in a new database file. Bad settings or seeds: nothing is written. */
   static create(path: string, input: CrawlSettingsInput, opts: CrawlerOptions = {}): Crawler {
     if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already exists; resume it or choose another file`);
+    const settings = Crawler.plan(input);
+    const store = CrawlStore.create(path, settings);
+    const crawler = new Crawler(store, settings, opts);
+    store.begin();
+    for (const url of settings.seeds) discover(crawler.ctx, { url, depth: 0, parentId: null, redirects: 0, anchor: null, nofollow: false });
+    crawler.flush();
+    return crawler;
+  }
+
+  /**
+   * The settings a new crawl would have, checked as create() checks them (seeds, settings,
+   * policy, scope), without writing anything: for checks that must come before the file
+   * exists (engine/short-w-guard.ts).
+   */
+  static plan(input: CrawlSettingsInput): CrawlSettings {
     const seeds: string[] = [];
     for (const raw of input.seeds ?? []) {
       const url = canonicalize(raw.trim());
@@ -112,18 +142,16 @@ export class Crawler extends EventEmitter {
     for (const seed of seeds) {
       if (scope.check(seed) !== null) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${seed} is outside the crawl's scope`);
     }
-    const store = CrawlStore.create(path, settings);
-    const crawler = new Crawler(store, settings, opts);
-    store.begin();
-    for (const url of seeds) discover(crawler.ctx, { url, depth: 0, parentId: null, redirects: 0, anchor: null, nofollow: false });
-    crawler.flush();
-    return crawler;
+    return settings;
   }
 
   /** Reopens a crawl to resume it; `overrides` may change only the run settings (e.g. maxPages). */
   static open(path: string, overrides: Partial<CrawlSettingsInput> = {}, opts: CrawlerOptions = {}): Crawler {
     const store = CrawlStore.open(path);
     try {
+      if (store.state() === 'stopped') {
+        throw new CrawlError(ErrorCodes.CRAWL_STOPPED, `${path}: this crawl was stopped for good; start a new crawl (it can serve as the new one's history)`);
+      }
       const stored = store.settings();
       const conflicts = conflictingSettings(stored, overrides);
       if (conflicts.length > 0) {
@@ -155,14 +183,44 @@ export class Crawler extends EventEmitter {
     this.ctx.counters.bytes = totals.bytes;
     this.ctx.counters.links = totals.links;
     for (const [code, n] of Object.entries(store.errorsByKind())) this.ctx.counters.errors.set(code, n);
+    this.historyMatched = store.counters()[HISTORY_MATCHED] ?? 0;
+  }
+
+  /**
+   * Records a crawl that is not running as stopped for good (state, end reason, read
+   * indexes), as stop() does for a running one. A finished crawl stays finished.
+   */
+  static stopStored(path: string): void {
+    const store = CrawlStore.open(path);
+    try {
+      const state = store.state();
+      if (state === 'finished' || state === 'stopped') return;
+      store.begin();
+      store.setState('stopped');
+      store.event('stop', { message: 'stopped' });
+      store.setMeta(END_REASON, JSON.stringify({ kind: 'stopped', at: new Date().toISOString() } satisfies EndReason));
+      store.commit();
+      store.buildReadIndexes();
+    } finally {
+      store.close();
+    }
   }
 
   get settings(): CrawlSettings {
     return this.ctx.settings;
   }
 
-  /** Runs until the frontier is empty, maxPages is reached, or pause() is called. */
-  run(): Promise<CrawlSummary> {
+  /**
+   * Runs until the frontier is empty, maxPages is reached, or pause() or stop() is called.
+   * A crawl that would reach real servers with an unconfirmed w below 1 s is refused before
+   * anything is fetched (short-w-guard.ts); an injected fetcher reaches no server.
+   */
+  async run(): Promise<CrawlSummary> {
+    if (this.ctx.fetcher instanceof HttpFetcher) await checkShortW(this.ctx.settings);
+    return this.loop();
+  }
+
+  private loop(): Promise<CrawlSummary> {
     const { store } = this.ctx;
     this.startedAt = this.clock.now();
     this.stats.start(this.ctx.counters.pagesFetched, this.ctx.counters.bytes);
@@ -186,6 +244,15 @@ export class Crawler extends EventEmitter {
   /** Stops taking new work, lets open connections finish their current request, commits. */
   pause(): void {
     if (!this.stopReason) this.stopReason = 'paused';
+    this.pump();
+  }
+
+  /**
+   * Ends the crawl for good: as pause(), then the crawl is recorded as stopped by the user
+   * (never resumed) and gets its read indexes, so every analysis can run on it.
+   */
+  stop(): void {
+    if (!this.stopReason || this.stopReason === 'paused') this.stopReason = 'stopped';
     this.pump();
   }
 
@@ -294,13 +361,22 @@ export class Crawler extends EventEmitter {
   /** Commits the current write batch and opens the next. */
   private flush(): void {
     if (this.diskFull) return;
-    const { store, sites, counters } = this.ctx;
+    const { store, sites, counters, policy } = this.ctx;
+    const matched = policy.historyMatched?.();
+    if (matched !== undefined && matched !== this.historyMatched) {
+      // A gauge kept as a counter: the pages of this crawl found in its history crawl.
+      counters.bump(HISTORY_MATCHED, matched - this.historyMatched);
+      this.historyMatched = matched;
+    }
     sites.flush();
     counters.flush(store);
     store.commit();
     this.opsSinceCommit = 0;
     if (this.done) store.begin();
   }
+
+  /** What the counters table holds for HISTORY_MATCHED (set on open). */
+  private historyMatched = 0;
 
   private safely(fn: () => void): void {
     try {
@@ -331,7 +407,28 @@ export class Crawler extends EventEmitter {
     this.done = null;
     this.failed = null;
     this.cleanup();
+    this.recordEnd('failed', (err as Error)?.message ?? String(err));
     reject?.(err);
+  }
+
+  /**
+   * Stores why the run ended (finished, max-pages, paused, stopped, disk-full, failed) with
+   * the time, so a reopened crawl says it. A failed run's unfinished batch is rolled back
+   * first (its work is redone on resume, as after a kill); best effort, the file may be the
+   * very thing that failed.
+   */
+  private recordEnd(kind: EndReason['kind'], message?: string): void {
+    const { store } = this.ctx;
+    try {
+      if (kind === 'failed') {
+        store.rollback();
+        store.begin();
+      }
+      store.setMeta(END_REASON, JSON.stringify({ kind, at: new Date().toISOString(), ...(message ? { message } : {}) } satisfies EndReason));
+      if (kind === 'failed') store.commit();
+    } catch {
+      /* nothing more can be recorded */
+    }
   }
   private diskFull = false;
 
@@ -339,10 +436,11 @@ export class Crawler extends EventEmitter {
     if (!this.done) return;
     const { store } = this.ctx;
     this.timer?.();
-    const state: CrawlState = reason === 'finished' ? 'finished' : 'paused';
+    const state: CrawlState = reason === 'finished' ? 'finished' : reason === 'stopped' ? 'stopped' : 'paused';
     if (!this.diskFull) {
       store.setState(state);
-      store.event(reason === 'finished' ? 'finish' : 'pause', { message: reason });
+      store.event(reason === 'finished' ? 'finish' : reason === 'stopped' ? 'stop' : 'pause', { message: reason });
+      this.recordEnd(reason);
       this.flush();
     } else {
       try {
@@ -350,13 +448,14 @@ export class Crawler extends EventEmitter {
         store.begin();
         store.setState('paused');
         store.event('pause', { code: ErrorCodes.DISK_FULL, message: 'disk full' });
+        this.recordEnd('disk-full');
         store.commit();
       } catch {
         store.rollback();
       }
     }
     store.commit();
-    if (state === 'finished' && !this.diskFull) {
+    if ((state === 'finished' || state === 'stopped') && !this.diskFull) {
       // Best effort: without them a finished crawl still reads, by scanning. Each CREATE INDEX
       // runs on its own (outside a batch), so a failure (disk full) is rolled back by SQLite
       // and leaves the crawl as it was.

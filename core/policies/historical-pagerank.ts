@@ -44,6 +44,10 @@ export class HistoricalPageRank implements Policy {
     this.host = host;
   }
 
+  historyMatched(): number {
+    return this.old.size;
+  }
+
   pagePriority(page: DiscoveredPage): number {
     this.pending.add(page.id, page.site);
     const known = this.value.get(page.id);

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { badOption } from '../errors.js';
+import { CrawlError, ErrorCodes } from '../errors.js';
 import { pageRankByUrl } from '../ranking/crawl-graph.js';
 import type { PolicyContext } from './policy.js';
 
@@ -35,7 +35,7 @@ export function loadHistory(path: string, ctx: PolicyContext): ReadonlyMap<strin
         break;
       }
     }
-    if (!any) throw badOption('--history', `${path} holds no page of a host in this crawl's scope`);
+    if (!any) throw new CrawlError(ErrorCodes.BAD_OPTION, `--history: ${path} holds no page of a host in this crawl's scope`, { field: 'policyParams.history' });
   }
   return ranks;
 }

@@ -1,4 +1,4 @@
-import { badOption } from '../errors.js';
+import { CrawlError, ErrorCodes } from '../errors.js';
 import type { PolicyContext } from './policy.js';
 
 /**
@@ -20,37 +20,43 @@ function flag(name: string): string {
   return PARAMS[name]?.flag ?? `policyParams.${name}`;
 }
 
+/** A bad policy parameter: named by its flag for the CLI, and by its field for a form. */
+function badParam(name: string, problem: string): CrawlError {
+  return new CrawlError(ErrorCodes.BAD_OPTION, `${flag(name)}: ${problem}`, { field: `policyParams.${name}` });
+}
+
 /** Refuses parameters the policy does not take (a typo would otherwise be silently ignored). */
 export function checkParams(policy: string, takes: readonly string[], params: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || takes.includes(key)) continue;
     const known = takes.length > 0 ? `it takes ${takes.map(flag).join(', ')}` : 'it takes none';
-    throw badOption(flag(key), `not a parameter of policy ${policy} (${known})`);
+    throw badParam(key, `not a parameter of policy ${policy} (${known})`);
   }
 }
 
 export function numberParam(params: Record<string, unknown>, name: string, def: number, min: number, max = Infinity, integer = false): number {
   const v = params[name];
-  if (v === undefined || v === null) return def;
+  // Only an absent parameter takes the default: null (a form's NaN after JSON) is a bad value.
+  if (v === undefined) return def;
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   const ok = typeof n === 'number' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
   if (!ok) {
     const range = max === Infinity ? `>= ${min}` : `between ${min} and ${max}`;
-    throw badOption(flag(name), `${JSON.stringify(v)} is not ${integer ? 'a whole number' : 'a number'} ${range}`);
+    throw badParam(name, `${JSON.stringify(v)} is not ${integer ? 'a whole number' : 'a number'} ${range}`);
   }
   return n as number;
 }
 
 export function stringParam(params: Record<string, unknown>, name: string): string | undefined {
   const v = params[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || v.trim() === '') throw badOption(flag(name), `${JSON.stringify(v)} is not a non-empty string`);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.trim() === '') throw badParam(name, `${JSON.stringify(v)} is not a non-empty string`);
   return v;
 }
 
 export function choiceParam<T extends string>(params: Record<string, unknown>, name: string, choices: readonly T[], def: T): T {
   const v = stringParam(params, name) ?? def;
-  if (!choices.includes(v as T)) throw badOption(flag(name), `"${v}" (use ${choices.join(', ')})`);
+  if (!choices.includes(v as T)) throw badParam(name, `"${v}" (use ${choices.join(', ')})`);
   return v as T;
 }
 
@@ -61,7 +67,7 @@ export function choiceParam<T extends string>(params: Record<string, unknown>, n
  */
 export function batchSize(params: Record<string, unknown>, ctx: PolicyContext): { k: number; scheduled: boolean } {
   if (ctx.batch !== undefined && ctx.batch !== null) {
-    if (!(Number.isInteger(ctx.batch) && ctx.batch >= 1)) throw badOption('--batch', `${ctx.batch} is not a whole number >= 1`);
+    if (!(Number.isInteger(ctx.batch) && ctx.batch >= 1)) throw new CrawlError(ErrorCodes.BAD_OPTION, `--batch: ${ctx.batch} is not a whole number >= 1`, { field: 'batch' });
     return { k: ctx.batch, scheduled: true };
   }
   const fallback = ctx.maxPages ? Math.max(1, Math.round(ctx.maxPages / 30)) : 1000;

@@ -50,6 +50,8 @@ export interface Policy {
    * old PageRank), or null if the policy has none (yet).
    */
   estimate?(): number | null;
+  /** Policies guided by an earlier crawl: how many of this crawl's known pages it knew. */
+  historyMatched?(): number | undefined;
 }
 
 /**

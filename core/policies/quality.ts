@@ -48,4 +48,7 @@ export class Quality implements Policy {
   estimate(): number | null {
     return this.source.estimate?.() ?? null;
   }
+  historyMatched(): number | undefined {
+    return this.source.historyMatched?.();
+  }
 }

@@ -42,7 +42,7 @@ function historical(rule: NewPageRule, summary: string): PolicyInfo {
     simulatorOnly: rule === 'omniscient',
     create: (params, ctx) => {
       const path = stringParam(params, 'history');
-      if (path === undefined) throw badOption('--history', `required by policy historical-pagerank-${rule} (an earlier crawl's database)`);
+      if (path === undefined) throw new CrawlError(ErrorCodes.BAD_OPTION, `--history: required by policy historical-pagerank-${rule} (an earlier crawl's database)`, { field: 'policyParams.history' });
       const oracle = rule === 'omniscient' ? needOracle(`historical-pagerank-${rule}`, ctx) : undefined;
       return new HistoricalPageRank(loadHistory(path, ctx), rule, numberParam(params, 'seed', 1, 0, 2 ** 32 - 1, true), oracle);
     },
@@ -107,7 +107,7 @@ const POLICIES: PolicyInfo[] = [
     params: ['topic'],
     create: (params) => {
       const word = stringParam(params, 'topic');
-      if (word === undefined) throw badOption('--topic', 'required by policy topic (the topic word)');
+      if (word === undefined) throw new CrawlError(ErrorCodes.BAD_OPTION, '--topic: required by policy topic (the topic word)', { field: 'policyParams.topic' });
       return new Topic(word.trim());
     },
   },

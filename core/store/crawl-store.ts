@@ -7,7 +7,8 @@ import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { UrlIndex } from './url-index.js';
 
 export type PageStatus = 'queued' | 'fetched' | 'duplicate' | 'failed' | 'skipped' | 'disallowed';
-export type CrawlState = 'created' | 'running' | 'paused' | 'finished';
+/** 'stopped': ended for good by the user (never resumed); read indexes built as for 'finished'. */
+export type CrawlState = 'created' | 'running' | 'paused' | 'finished' | 'stopped';
 
 export interface SiteRow {
   id: number;
