@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startBrowserServer } from '../api/browser-server.js';
 import { EngineApi } from '../api/engine-api.js';
+import { badOption } from '../errors.js';
 import { intFlag, parseFlags } from './args.js';
 
 export const SERVE_USAGE = `crawlbench serve [--dir WORKSPACE] [--port N]
@@ -10,12 +11,15 @@ Browser mode: serves the workbench and its API on 127.0.0.1 only, guarded by a r
 token; open the URL it prints. Crawls are kept in WORKSPACE (default ./crawls).
   --dir DIR              workspace folder of crawl databases (default ./crawls)
   --port N               port (default 0: any free port)
+  --demo-port N          the demo webs' port (default 38471): one stable port, so that demo
+                         crawls made at different times have the same URLs (history, comparison)
   --demo-log FILE        append every request the demo webs serve to FILE (NDJSON)`;
 
 const OPTIONS = {
   dir: { type: 'string' },
   port: { type: 'string' },
   'demo-log': { type: 'string' },
+  'demo-port': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -30,7 +34,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.stdout.write(SERVE_USAGE + '\n');
     return 0;
   }
-  const api = new EngineApi((flags.dir as string | undefined) ?? 'crawls', { demoLog: flags['demo-log'] as string | undefined });
+  const demoPort = intFlag(flags, 'demo-port', 0);
+  if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
+  const api = new EngineApi((flags.dir as string | undefined) ?? 'crawls', { demoLog: flags['demo-log'] as string | undefined, demoPort });
   const staticDir = rendererDir();
   if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
   const server = await startBrowserServer({ api, staticDir, port: intFlag(flags, 'port', 0) ?? 0 });

@@ -11,9 +11,3 @@ export function useApi(): CrawlbenchApi {
   if (!current) throw new Error('crawlbench API not connected');
   return current;
 }
-
-/** Messages of errors that crossed the transport ({name, code, message}). */
-export function errorText(err: unknown): string {
-  const e = err as { message?: string; code?: string };
-  return e?.code ? `${e.message ?? String(err)} [${e.code}]` : (e?.message ?? String(err));
-}

@@ -1,7 +1,8 @@
 /** The Page inspector: one page of one crawl, with its in- and out-links. */
 import { defineStore } from 'pinia';
 import type { PageDetail } from '../../core/api/contract.js';
-import { errorText, useApi } from '../api/instance.js';
+import { useApi } from '../api/instance.js';
+import { userError } from '../lib/user-error.js';
 
 export const useInspectorStore = defineStore('inspector', {
   state: () => ({
@@ -23,7 +24,7 @@ export const useInspectorStore = defineStore('inspector', {
         this.notFound = this.page === null;
       } catch (err) {
         this.page = null;
-        this.error = errorText(err);
+        this.error = userError(err).text;
       } finally {
         this.loading = false;
       }

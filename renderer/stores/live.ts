@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia';
 import { markRaw } from 'vue';
-import type { RecentError, SiteRowDto, StatsEvent } from '../../core/api/contract.js';
+import type { ParkedSiteDto, RecentError, SiteRowDto, StatsEvent } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { BoundedSeries } from '../lib/bounded-series.js';
 
@@ -32,6 +32,9 @@ export const useLiveStore = defineStore('live', {
     version: 0,
     topSites: [] as SiteRowDto[],
     errors: [] as RecentError[],
+    /** Parked sites and the pages they skipped: asked again only when the error count moves. */
+    parked: [] as ParkedSiteDto[],
+    parkedAt: -1,
     /** Wall-clock time of the first sample shown: x stays monotonic across pause and resume. */
     startedAt: null as number | null,
   }),
@@ -44,6 +47,8 @@ export const useLiveStore = defineStore('live', {
       this.series = makeSeries();
       this.topSites = [];
       this.errors = [];
+      this.parked = [];
+      this.parkedAt = -1;
       this.startedAt = null;
       this.version++;
     },
@@ -74,6 +79,14 @@ export const useLiveStore = defineStore('live', {
       if (id !== this.crawlId) return;
       this.topSites = sites.rows;
       this.errors = errors;
+      // Parking is rare and the list needs a scan of skipped pages: only when errors change.
+      const errorTotal = this.latest?.errorTotal ?? 0;
+      if (errorTotal !== this.parkedAt || this.latest === null) {
+        const parked = await api.parkedSites(id, 20);
+        if (id !== this.crawlId) return;
+        this.parked = parked;
+        this.parkedAt = errorTotal;
+      }
     },
   },
 });

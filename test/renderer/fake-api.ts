@@ -2,7 +2,7 @@
 import type { CrawlbenchApi, CrawlInfo, CrawlStateEvent, StatsEvent } from '../../core/api/contract.js';
 
 export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo {
-  return { id, status: 'created', policy: 'breadth-first', pagesFetched: 0, pagesKnown: 1, queued: 1, sites: 1, sizeBytes: 4096, createdAt: '2026-01-01', demoWeb: false, ...extra };
+  return { id, status: 'created', policy: 'breadth-first', pagesFetched: 0, pagesKnown: 1, queued: 1, sites: 1, sizeBytes: 4096, createdAt: '2026-01-01', demoWeb: false, endReason: null, historyMatched: null, ...extra };
 }
 
 export function stats(crawlId: string, i: number, extra: Partial<StatsEvent> = {}): StatsEvent {
@@ -25,6 +25,7 @@ export function fakeApi() {
     createCrawl: async (req) => {
       calls.push('createCrawl');
       if (!req.demoWeb && !req.seedText) return fail('CRAWL_BAD_SEED', 'no seed');
+      if (typeof req.w === 'number' && req.w > 3_600_000) return Promise.reject(Object.assign(new Error('w: must be a duration from 0 ms to 1 hour'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'w' }));
       const info = crawlInfo(req.name ?? 'c1', { demoWeb: !!req.demoWeb });
       crawls.set(info.id, info);
       return info;
@@ -32,7 +33,7 @@ export function fakeApi() {
     start: async (id) => (calls.push(`start ${id}`), Object.assign(crawls.get(id)!, { status: 'running' as const })),
     pause: async (id) => (calls.push(`pause ${id}`), Object.assign(crawls.get(id)!, { status: 'paused' as const })),
     resume: async (id) => (calls.push(`resume ${id}`), Object.assign(crawls.get(id)!, { status: 'running' as const })),
-    stop: async (id) => (calls.push(`stop ${id}`), Object.assign(crawls.get(id)!, { status: 'paused' as const })),
+    stop: async (id) => (calls.push(`stop ${id}`), Object.assign(crawls.get(id)!, { status: 'stopped' as const, endReason: { kind: 'stopped' as const, at: '2026-01-01T00:00:00Z' } })),
     deleteCrawl: async (id) => {
       calls.push(`delete ${id}`);
       if (crawls.get(id)?.status === 'running') return fail('CRAWL_DB_LOCKED', 'running');
@@ -42,6 +43,7 @@ export function fakeApi() {
     listSites: async () => ({ total: 1, rows: [{ host: 'a.test', pagesFetched: 3, pagesKnown: 4, bytes: 10, errors: 0, connectMs: 1, responseMs: 2, requestsPerConn: 1, parked: null }] }),
     getPage: async (_id, url) => (url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, inLinks: [], outLinks: [], truncated: false }),
     recentErrors: async () => [{ url: 'http://a.test/x', code: 'CRAWL_HTTP_4XX', httpStatus: 404 }],
+    parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
     runPageRank: () => fail('CRAWL_INTERNAL', 'not yet'),
     runEvaluation: () => fail('CRAWL_INTERNAL', 'not yet'),
     startExport: () => fail('CRAWL_INTERNAL', 'not yet'),

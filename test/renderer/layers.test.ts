@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BROWSER_SAFE = ['core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
+const BROWSER_SAFE = ['core/config/limits.ts', 'core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
 
 function files(dir: string, exts: string[]): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((f) => {

@@ -29,11 +29,18 @@ describe('crawls store', () => {
     expect(fake.calls.filter((c) => !c.startsWith('list'))).toEqual(['createCrawl', 'start demo', 'pause demo', 'resume demo']);
   });
 
-  it('shows an error that crossed the transport with its code, and keeps going', async () => {
+  it('keeps an error that crossed the transport with its action, in words, until dismissed or tried again', async () => {
     const crawls = useCrawlsStore();
     expect(await crawls.create({ name: 'x' })).toBeNull();
-    expect(crawls.error).toBe('no seed [CRAWL_BAD_SEED]');
-    expect(crawls.busy).toBe(false);
+    expect(crawls.errorOf('create')).toEqual({ field: null, code: 'CRAWL_BAD_SEED', text: 'No seed' });
+    expect(crawls.pending.create).toBeUndefined();
+    // A field's error loses its field name (and any CLI flag) in front: the form shows it at the field.
+    expect(await crawls.create({ name: 'x', demoWeb: true, w: 4e6 })).toBeNull();
+    expect(crawls.errorOf('create')).toEqual({ field: 'w', code: 'CRAWL_BAD_OPTION', text: 'Must be a duration from 0 ms to 1 hour' });
+    expect(crawls.errorOf('pause:x')).toBeNull();
+    crawls.dismiss('create');
+    expect(crawls.errorOf('create')).toBeNull();
+    expect(await crawls.create({ name: 'y', demoWeb: true })).not.toBeNull();
   });
 
   it('refuses to delete a running crawl but deletes a paused one', async () => {
@@ -41,7 +48,7 @@ describe('crawls store', () => {
     await crawls.create({ name: 'a', demoWeb: true });
     await crawls.start('a');
     await crawls.remove('a');
-    expect(crawls.error).toMatch(/CRAWL_DB_LOCKED/);
+    expect(crawls.errorOf('delete:a')?.code).toBe('CRAWL_DB_LOCKED');
     expect(crawls.crawls.map((c) => c.id)).toEqual(['a']);
     await crawls.pause('a');
     await crawls.remove('a');
