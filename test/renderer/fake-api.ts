@@ -8,7 +8,7 @@ export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo
 export function stats(crawlId: string, i: number, extra: Partial<StatsEvent> = {}): StatsEvent {
   return {
     crawlId, at: 1_000_000 + i * 1000, elapsedSeconds: i, pages: i * 10, pagesPerSecond: 10, bytes: i * 1000, bytesPerSecond: 1000,
-    openConnections: 3, r: 8, sitesWithPending: 5, queued: 100 - i, errors: {}, errorTotal: 0, pagerankEstimate: i / 1000, rssBytes: 1, ...extra,
+    openConnections: 3, r: 8, sitesWithPending: 5, queued: 100 - i, errors: {}, errorTotal: 0, pagerankEstimate: i / 1000, rssBytes: 1, crawlSeconds: i, ...extra,
   };
 }
 
@@ -43,6 +43,7 @@ export function fakeApi() {
     listSites: async () => ({ total: 1, rows: [{ host: 'a.test', pagesFetched: 3, pagesKnown: 4, bytes: 10, errors: 0, connectMs: 1, responseMs: 2, requestsPerConn: 1, parked: null }] }),
     getPage: async (_id, url) => (url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, inLinks: [], outLinks: [], truncated: false }),
     recentErrors: async () => [{ url: 'http://a.test/x', code: 'CRAWL_HTTP_4XX', httpStatus: 404 }],
+    timeline: async () => ({ stored: true, points: [] }),
     parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
     runPageRank: () => fail('CRAWL_INTERNAL', 'not yet'),
     runEvaluation: () => fail('CRAWL_INTERNAL', 'not yet'),
