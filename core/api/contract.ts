@@ -112,7 +112,31 @@ export type StatsEvent = {
   errorTotal: number;
   pagerankEstimate: number | null;
   rssBytes: number;
+  /** The crawl's running time over all its runs (pauses excluded): the x of its stored timeline. */
+  crawlSeconds: number;
 };
+
+/** One stored stats sample (see StatsEvent); `t` is the crawl's running time in seconds. */
+export interface TimelinePoint {
+  t: number;
+  at: number;
+  pages: number;
+  bytes: number;
+  pagesPerSecond: number;
+  bytesPerSecond: number;
+  openConnections: number;
+  r: number;
+  sitesWithPending: number;
+  queued: number;
+  errors: number;
+  pagerankEstimate: number | null;
+}
+
+/** A crawl's stored timeline, thinned to at most the points asked for; `stored` false for crawls made before it existed. */
+export interface Timeline {
+  stored: boolean;
+  points: TimelinePoint[];
+}
 
 export interface CrawlStateEvent {
   crawlId: string;
@@ -238,6 +262,8 @@ export interface CrawlbenchApi {
   listSites(crawlId: string, query?: SitesQuery): Promise<SitesPage>;
   getPage(crawlId: string, url: string, limit?: number): Promise<PageDetail | null>;
   recentErrors(crawlId: string, limit?: number): Promise<RecentError[]>;
+  /** The crawl's stored stats samples from its start (at most maxPoints, evenly thinned). */
+  timeline(crawlId: string, maxPoints?: number): Promise<Timeline>;
   /** Parked sites with the pages they skipped (up to `limit` URLs each). */
   parkedSites(crawlId: string, limit?: number): Promise<ParkedSiteDto[]>;
   runPageRank(crawlId: string): Promise<AnalysisResult>;
@@ -264,6 +290,7 @@ export const API_METHODS = [
   'getPage',
   'recentErrors',
   'parkedSites',
+  'timeline',
   'runPageRank',
   'runEvaluation',
   'startExport',

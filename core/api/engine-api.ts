@@ -17,6 +17,7 @@ import { fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSumma
 import { DEMO_DEFAULTS, DemoWebs, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
+import { readTimeline } from '../store/timeline.js';
 
 /** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
 const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';
@@ -276,6 +277,12 @@ export class EngineApi implements C.CrawlbenchApi {
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
     return withReadonly(this.existing(id), (db) => recentErrors(db, limit));
+  }
+
+  async timeline(id: string, maxPoints = 2000): Promise<C.Timeline> {
+    const n = Math.min(Math.max(2, Math.floor(Number(maxPoints) || 2000)), 20_000);
+    const points = withReadonly(this.existing(id), (db) => readTimeline(db, n));
+    return { stored: points !== null, points: points ?? [] };
   }
 
   async parkedSites(id: string, limit = 20): Promise<C.ParkedSiteDto[]> {

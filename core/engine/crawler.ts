@@ -9,6 +9,7 @@ import { RealClock, type Clock } from '../scheduler/clock.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { ContentStore } from '../store/content-store.js';
 import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
+import { TimelineWriter } from '../store/timeline.js';
 import { canonicalize } from '../url/canonical.js';
 import { Scope } from '../url/scope.js';
 import { CrawlCounters, type CrawlContext } from './context.js';
@@ -23,6 +24,8 @@ import { LiveStats, type StatsSnapshot } from './stats.js';
 
 /** meta key of the last run's end (EndReason as JSON). */
 export const END_REASON = 'end_reason';
+/** meta key: the crawl's running time in seconds over all its runs (the timeline's clock). */
+export const CRAWL_SECONDS = 'crawl_seconds';
 /** counters row: pages of this crawl found in its history crawl (historical policies). */
 export const HISTORY_MATCHED = 'history:matched';
 
@@ -103,6 +106,8 @@ export class Crawler extends EventEmitter {
       content,
     };
     this.stats = new LiveStats(this.clock);
+    this.timeline = new TimelineWriter(store.db);
+    this.crawlSecondsBefore = Number(store.getMeta(CRAWL_SECONDS) ?? 0) || 0;
     for (const site of sites.all()) scheduler.addSite(site);
     store.tuneForCrawl();
     if (settings.maxDbSize !== null) {
@@ -230,7 +235,8 @@ export class Crawler extends EventEmitter {
     store.setState('running');
     store.event('start');
     this.commitTimer = setInterval(() => this.safely(() => this.flush()), COMMIT_EVERY_MS);
-    const statsTimer = setInterval(() => this.emit('stats', this.snapshot()), 1000);
+    this.runStartedAt = this.clock.now();
+    const statsTimer = setInterval(() => this.safely(() => this.sample()), 1000);
     return new Promise<CrawlSummary>((resolve, reject) => {
       this.done = resolve;
       this.failed = reject;
@@ -256,6 +262,20 @@ export class Crawler extends EventEmitter {
     this.pump();
   }
 
+  /** The crawl's running time in seconds: earlier runs (stored) plus this one so far. */
+  crawlSeconds(): number {
+    return this.crawlSecondsBefore + (this.runStartedAt === null ? 0 : (this.clock.now() - this.runStartedAt) / 1000);
+  }
+
+  /** Once a second: the stats sample, into the timeline (same write batch as the pages) and to listeners. */
+  private sample(): void {
+    const s = this.snapshot();
+    if (!this.diskFull) {
+      this.timeline.append({ ...s, t: s.crawlSeconds, errors: s.errorTotal });
+    }
+    this.emit('stats', s);
+  }
+
   snapshot(): StatsSnapshot {
     const rss = process.memoryUsage.rss();
     if (rss > this.peakRss) this.peakRss = rss;
@@ -269,6 +289,7 @@ export class Crawler extends EventEmitter {
       errors: Object.fromEntries(counters.errors),
       r: this.ctx.settings.r,
       pagerankEstimate: (this.ctx.policy as { estimate?: () => number | null }).estimate?.() ?? null,
+      crawlSeconds: this.crawlSeconds(),
     });
   }
 
@@ -370,10 +391,16 @@ export class Crawler extends EventEmitter {
     }
     sites.flush();
     counters.flush(store);
+    if (this.runStartedAt !== null) store.setMeta(CRAWL_SECONDS, String(this.crawlSeconds()));
     store.commit();
     this.opsSinceCommit = 0;
     if (this.done) store.begin();
   }
+
+  private readonly timeline: TimelineWriter;
+  /** Running time of the earlier runs (meta crawl_seconds), and when this run started (clock ms). */
+  private crawlSecondsBefore = 0;
+  private runStartedAt: number | null = null;
 
   /** What the counters table holds for HISTORY_MATCHED (set on open). */
   private historyMatched = 0;

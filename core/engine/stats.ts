@@ -20,6 +20,8 @@ export interface StatsSnapshot {
    */
   pagerankEstimate: number | null;
   rssBytes: number;
+  /** The crawl's running time over all its runs (pauses excluded): the timeline's x. */
+  crawlSeconds: number;
 }
 
 const WINDOW_MS = 5000;

@@ -1,12 +1,14 @@
 import { sql as initial } from './001-initial.js';
 import { sql as pagerank } from './002-pagerank.js';
 import { sql as writeOptimised } from './003-write-optimised.js';
+import { sql as timeline } from './004-timeline.js';
 
 /** Numbered migrations; the database's user_version is the number of the last one applied. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'pagerank', sql: pagerank },
   { version: 3, name: 'write-optimised', sql: writeOptimised },
+  { version: 4, name: 'timeline', sql: timeline },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,118 @@
+/**
+ * The crawl's timeline (schema 4): the stats sample written about once a second inside the
+ * crawler's write batch, and read back, evenly thinned to what a chart can show, for a
+ * reopened crawl, a reloaded window or a comparison of two crawls.
+ *
+ * Bounded for week-long crawls: when the table passes MAX_SAMPLES, every second sample of
+ * its older half is deleted, so recent history stays at one-second resolution and older
+ * history gets sparser (a week at 1/s is 600,000 samples; the table stays under 20,000).
+ */
+import type { Db } from './database.js';
+
+export interface TimelineSample {
+  /** The crawl's running time in seconds (pauses excluded), continuing across runs. */
+  t: number;
+  /** Epoch ms. */
+  at: number;
+  pages: number;
+  bytes: number;
+  pagesPerSecond: number;
+  bytesPerSecond: number;
+  openConnections: number;
+  r: number;
+  sitesWithPending: number;
+  queued: number;
+  errors: number;
+  pagerankEstimate: number | null;
+}
+
+export const MAX_SAMPLES = 20_000;
+/** Check the bound every this many samples (a count over 20,000 rows is cheap, not free). */
+const THIN_EVERY = 1000;
+
+export class TimelineWriter {
+  private readonly insert;
+  private readonly count;
+  private readonly olderHalf;
+  private readonly remove;
+  private sinceCheck = 0;
+
+  constructor(db: Db) {
+    this.insert = db.prepare(
+      `INSERT OR REPLACE INTO timeline (t, at, pages, bytes, pages_per_s, bytes_per_s, open_conns, r, sites_pending, queued, errors, pagerank)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.count = db.prepare('SELECT count(*) FROM timeline').pluck();
+    this.olderHalf = db.prepare('SELECT t FROM timeline ORDER BY t LIMIT ?').pluck();
+    this.remove = db.prepare('DELETE FROM timeline WHERE t = ?');
+  }
+
+  /** Appends a sample to the open write batch (the crawler commits it with the rest). */
+  append(s: TimelineSample): void {
+    this.insert.run(s.t, s.at, s.pages, s.bytes, s.pagesPerSecond, s.bytesPerSecond, s.openConnections, s.r, s.sitesWithPending, s.queued, s.errors, s.pagerankEstimate);
+    if (++this.sinceCheck >= THIN_EVERY) {
+      this.sinceCheck = 0;
+      this.thin(MAX_SAMPLES);
+    }
+  }
+
+  /** Drops every second sample of the older half while the table holds more than `max`. */
+  thin(max: number): void {
+    const n = this.count.get() as number;
+    if (n <= max) return;
+    const older = this.olderHalf.all(Math.floor(n / 2)) as number[];
+    for (let i = 1; i < older.length; i += 2) this.remove.run(older[i]);
+  }
+}
+
+interface Row {
+  t: number;
+  at: number;
+  pages: number;
+  bytes: number;
+  pages_per_s: number;
+  bytes_per_s: number;
+  open_conns: number;
+  r: number;
+  sites_pending: number;
+  queued: number;
+  errors: number;
+  pagerank: number | null;
+}
+
+/**
+ * The stored timeline, at most `maxPoints` samples evenly spread over it (always the first and
+ * the last), or null for a crawl made before schema 4 (it has none).
+ */
+export function readTimeline(db: Db, maxPoints = 2000): TimelineSample[] | null {
+  const has = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'timeline'").pluck().get() as number;
+  if (has === 0) return null;
+  const n = db.prepare('SELECT count(*) FROM timeline').pluck().get() as number;
+  const step = Math.max(1, Math.ceil(n / Math.max(2, maxPoints)));
+  const out: TimelineSample[] = [];
+  let i = 0;
+  let last: Row | null = null;
+  for (const r of db.prepare('SELECT * FROM timeline ORDER BY t').iterate() as Iterable<Row>) {
+    if (i++ % step === 0) out.push(sample(r));
+    last = r;
+  }
+  if (last && out[out.length - 1]?.t !== last.t) out.push(sample(last));
+  return out;
+}
+
+function sample(r: Row): TimelineSample {
+  return {
+    t: r.t,
+    at: r.at,
+    pages: r.pages,
+    bytes: r.bytes,
+    pagesPerSecond: r.pages_per_s,
+    bytesPerSecond: r.bytes_per_s,
+    openConnections: r.open_conns,
+    r: r.r,
+    sitesWithPending: r.sites_pending,
+    queued: r.queued,
+    errors: r.errors,
+    pagerankEstimate: r.pagerank,
+  };
+}
