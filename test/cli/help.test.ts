@@ -1,0 +1,72 @@
+/**
+ * A user learns the CLI from `--help`: every option a command accepts must be named in its
+ * help, and `crawlbench --help` must list every command. Both are read from the CLI's one
+ * command table (core/cli/main.ts), so a flag added without its line in the usage fails here.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defineCommand } from '../../core/cli/command.js';
+import { COMMANDS } from '../../core/cli/main.js';
+import { crawlbench } from '../helpers/run.js';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The options (as --key) that a help text never names. `--seeds` does not name `--seed`. */
+function undocumented(options: Readonly<Record<string, unknown>>, help: string): string[] {
+  return Object.keys(options)
+    .map((key) => `--${key}`)
+    .filter((flag) => !new RegExp(`${escape(flag)}(?![\\w-])`).test(help));
+}
+
+describe('crawlbench <command> --help', () => {
+  it('the table holds every command', () => {
+    expect(COMMANDS.map((c) => c.name).sort()).toEqual(['crawl', 'demo', 'eval', 'rank', 'serve', 'simulate', 'testweb']);
+  });
+
+  for (const command of COMMANDS) {
+    it(`${command.name} --help names every option ${command.name} accepts`, async () => {
+      const r = await crawlbench([command.name, '--help']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(command.usage + '\n');
+      expect(undocumented(command.options, r.stdout)).toEqual([]);
+    });
+  }
+});
+
+describe('crawlbench --help', () => {
+  it('lists every command with its summary, then each command\'s usage', async () => {
+    const r = await crawlbench(['--help']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const command of COMMANDS) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${command.name} +${escape(command.summary)}$`, 'm'));
+      expect(r.stdout).toContain(command.usage);
+    }
+  });
+
+  it('prints the same list, exiting 2, when no command is given', async () => {
+    const [bare, help] = await Promise.all([crawlbench([]), crawlbench(['--help'])]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe(help.stdout);
+  });
+});
+
+describe('the help check itself', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('fails for a command whose usage leaves out an option', async () => {
+    const fake = defineCommand({
+      name: 'fake',
+      summary: 'a command whose usage forgets --seed',
+      usage: 'crawlbench fake [--seeds FILE] [--json]',
+      options: { seed: { type: 'string', multiple: true }, seeds: { type: 'string' }, json: { type: 'boolean' } },
+      run: async () => 0,
+    });
+    let printed = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed += String(chunk);
+      return true;
+    });
+    expect(await fake.invoke(['--help'])).toBe(0);
+    expect(printed).toBe(fake.usage + '\n');
+    expect(undocumented(fake.options, printed)).toEqual(['--seed']);
+  });
+});
