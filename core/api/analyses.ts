@@ -1,55 +1,31 @@
 /**
- * PageRank and the evaluation are imported statically (so that bundles, e.g. Electron's
- * engine host, include them); export arrives with the export issue and until then the API
- * reports a clear error for it.
+ * PageRank and the evaluation, statically imported (so that every bundle, e.g. Electron's
+ * engine host, includes them; a string import would be invisible to tsc, the layer test and
+ * esbuild) and typed end to end: the engine's result types must fit the contract's DTOs, which
+ * the compiler checks here. Export arrives with the export issue; until then the API says so.
  */
 import { CrawlError, ErrorCodes } from '../errors.js';
-import { evaluateCrawl } from '../ranking/evaluate.js';
+import { evaluateCrawl, type EvaluateOptions } from '../ranking/evaluate.js';
 import { rankCrawl } from '../ranking/rank-crawl.js';
-import { openDatabase, type Db } from '../store/database.js';
-import type { AnalysisResult } from './contract.js';
-
-type Fn = (dbPath: string, opts?: Record<string, unknown>) => unknown;
-
-async function load(module: string, names: string[]): Promise<Fn | null> {
-  try {
-    const mod = (await import(module)) as Record<string, unknown>;
-    for (const n of names) if (typeof mod[n] === 'function') return mod[n] as Fn;
-  } catch {
-    /* not there yet */
-  }
-  return null;
-}
-
-function notAvailable(what: string): CrawlError {
-  return new CrawlError(ErrorCodes.INTERNAL, `${what} is not available yet in this build of crawlbench`);
-}
+import { openDatabase } from '../store/database.js';
+import type { AnalysisResult, EvaluationDto, PageRankResultDto } from './contract.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
-export async function runPageRankOn(dbPath: string): Promise<AnalysisResult> {
+export async function runPageRankOn(dbPath: string): Promise<PageRankResultDto> {
   const { db, release } = openDatabase(dbPath);
   try {
-    return toJson(rankCrawl(db, {}));
+    const result: PageRankResultDto = rankCrawl(db, { site: true });
+    return result;
   } finally {
     release();
   }
 }
 
-export async function runEvaluationOn(dbPath: string, opts: Record<string, unknown>): Promise<AnalysisResult> {
-  return toJson(evaluateCrawl(dbPath, opts));
+export async function runEvaluationOn(dbPath: string, opts: EvaluateOptions): Promise<EvaluationDto> {
+  const result: EvaluationDto = evaluateCrawl(dbPath, opts);
+  return result;
 }
 
-export async function startExportOf(dbPath: string, opts: Record<string, unknown>): Promise<AnalysisResult> {
-  const fn = await load('../export/export.js', ['exportCrawl']);
-  if (!fn) throw notAvailable('export (it arrives with the export issue)');
-  return toJson(await fn(dbPath, opts));
-}
-
-/** Results cross transports as JSON: Maps become objects, typed arrays become arrays. */
-function toJson(v: unknown): AnalysisResult {
-  const json = JSON.stringify(v ?? {}, (_k, x: unknown) =>
-    x instanceof Map ? Object.fromEntries(x) : ArrayBuffer.isView(x) ? Array.from(x as unknown as ArrayLike<number>) : x,
-  );
-  const parsed = JSON.parse(json) as unknown;
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as AnalysisResult) : { value: parsed };
+export async function startExportOf(_dbPath: string, _opts: Record<string, unknown>): Promise<AnalysisResult> {
+  throw new CrawlError(ErrorCodes.INTERNAL, 'export is not available yet in this build of crawlbench (it arrives with the export issue)');
 }

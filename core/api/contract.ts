@@ -226,7 +226,47 @@ export interface ParkedSiteDto {
   skipped: string[];
 }
 
-/** Results of analyses that other modules provide (PageRank, evaluation, export): passed through as JSON. */
+/** One stored PageRank run (page or site graph), as `crawlbench rank` reports it. */
+export interface PageRankRunDto {
+  kind: 'page' | 'site';
+  runId: number;
+  damping: number;
+  tolerance: number;
+  iterations: number;
+  delta: number;
+  nodes: number;
+  edges: number;
+  loadSeconds: number;
+  computeSeconds: number;
+  storeSeconds: number;
+  /** URL (pages) or host (sites) with its value, highest first. */
+  top: Array<{ name: string; value: number }>;
+}
+
+export interface PageRankResultDto {
+  page: PageRankRunDto;
+  site?: PageRankRunDto;
+}
+
+/** How good a crawl's fetch order was (design.md section 4), as `crawlbench eval` reports it. */
+export interface EvaluationDto {
+  db: string;
+  oracle: string | null;
+  truth: 'stored' | 'computed' | 'oracle';
+  damping: number;
+  pagesFetched: number;
+  truthCovered: number;
+  crawlSeconds: number;
+  averageCumulativePageRank: number;
+  upperBoundAverage: number;
+  kendallTau: number;
+  crawlAndStop: Array<{ percent: number; k: number; share: number }>;
+  threshold: { g: number; hotPages: number; fetched: Array<{ percent: number; share: number | null }> };
+  pagesForPageRank: Array<{ pageRank: number; fractionPages: number | null }>;
+  curve: Array<{ fractionPages: number; cumulativePageRank: number; seconds: number; random: number; upperBound: number }>;
+}
+
+/** Results of export runs (arrives with the export issue): passed through as JSON. */
 export type AnalysisResult = Record<string, unknown>;
 
 /** How an error crosses any transport. `code` is a stable CrawlError code (e.g. CRAWL_BAD_SEED). */
@@ -266,8 +306,8 @@ export interface CrawlbenchApi {
   timeline(crawlId: string, maxPoints?: number): Promise<Timeline>;
   /** Parked sites with the pages they skipped (up to `limit` URLs each). */
   parkedSites(crawlId: string, limit?: number): Promise<ParkedSiteDto[]>;
-  runPageRank(crawlId: string): Promise<AnalysisResult>;
-  runEvaluation(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
+  runPageRank(crawlId: string): Promise<PageRankResultDto>;
+  runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
   startExport(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
   onStats(cb: (s: StatsEvent) => void): Unsubscribe;
   onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;

@@ -289,14 +289,22 @@ export class EngineApi implements C.CrawlbenchApi {
     return withReadonly(this.existing(id), (db) => parkedSites(db, limit));
   }
 
-  async runPageRank(id: string): Promise<C.AnalysisResult> {
+  async runPageRank(id: string): Promise<C.PageRankResultDto> {
     const path = this.existing(id);
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before computing PageRank`);
     return runPageRankOn(path);
   }
 
-  async runEvaluation(id: string, opts: Record<string, unknown> = {}): Promise<C.AnalysisResult> {
-    return runEvaluationOn(this.existing(id), opts ?? {});
+  async runEvaluation(id: string, opts: { oracle?: string; threshold?: number; points?: number } = {}): Promise<C.EvaluationDto> {
+    const o = opts ?? {};
+    // An oracle is another crawl of this workspace, named by its id (never an arbitrary path).
+    const oracle = o.oracle === undefined ? undefined : this.existing(String(o.oracle));
+    const num = (v: unknown, field: string) => {
+      if (v === undefined) return undefined;
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw badField(field, 'must be a number');
+      return v;
+    };
+    return runEvaluationOn(this.existing(id), { oracle, threshold: num(o.threshold, 'threshold'), points: num(o.points, 'points') });
   }
 
   async startExport(id: string, opts: Record<string, unknown> = {}): Promise<C.AnalysisResult> {
