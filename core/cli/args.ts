@@ -1,13 +1,24 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { badOption } from '../errors.js';
 
+/** A command's options in parseArgs form: `{ db: { type: 'string' }, seed: { type: 'string', multiple: true } }`. */
+export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+type StrictConfig<O extends OptionsConfig> = { args: string[]; options: O; allowPositionals: true; strict: true };
+
+/**
+ * The flags parseArgs makes of these options, typed by node:util itself: a string option is
+ * `string | undefined`, a boolean one `boolean | undefined`, `multiple: true` an array of them.
+ */
+export type FlagsOf<O extends OptionsConfig> = ReturnType<typeof parseArgs<StrictConfig<O>>>['values'];
+
 export type Flags = Record<string, string | boolean | string[] | undefined>;
 
 /** Strict flag parsing: an unknown flag or a missing value is a one-line error (exit 2). */
-export function parseFlags(argv: string[], options: NonNullable<ParseArgsConfig['options']>): { flags: Flags; positionals: string[] } {
+export function parseFlags<O extends OptionsConfig>(argv: string[], options: O): { flags: FlagsOf<O>; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    return { flags: values as Flags, positionals };
+    const { values, positionals } = parseArgs<StrictConfig<O>>({ args: argv, options, allowPositionals: true, strict: true });
+    return { flags: values, positionals };
   } catch (err) {
     const msg = (err as Error).message
       .replace(/\. To specify a positional.*$/s, '')
