@@ -74,13 +74,33 @@ function parseInput(ctx: CrawlContext, job: PageJob, res: FetchResponse): ParseI
 }
 
 /**
+ * What a response turned out to be: filled by classify(), read by record() and discoverLinks().
+ * One object for the module, reset on each use: processResponse is synchronous and is never
+ * re-entered, so sharing it spares an allocation per page on the crawl's hottest path.
+ */
+interface Classification {
+  title: string | null;
+  noindex: boolean;
+  errorCode: string | null;
+  hash: string | null;
+  duplicateOf: number | null;
+  links: ExtractedLink[];
+  followLinks: boolean;
+  redirectTarget: string | null;
+}
+
+const NO_LINKS: ExtractedLink[] = [];
+const found: Classification = {
+  title: null, noindex: false, errorCode: null, hash: null, duplicateOf: null, links: NO_LINKS, followLinks: true, redirectTarget: null,
+};
+
+/**
  * What happens to a response: stored with its status, decoded, its links extracted and
  * turned into pages and links, and the policy told. Runs inside the current write batch.
  */
 export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse): Outcome {
-  const { store, counters } = ctx;
   const status = res.status;
-  counters.requests++;
+  ctx.counters.requests++;
   site.measureResponse(res.headersAt - res.startedAt);
   ctx.sites.touch(site);
   const row = ctx.sites.row(site);
@@ -92,55 +112,70 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
     const retryAfter = parseRetryAfter(res.headers['retry-after']);
     return failAttempt(ctx, site, job, code, retryAfter, status);
   }
+  const c = classify(ctx, job, res, found);
+  record(ctx, site, job, res, c);
+  discoverLinks(ctx, site, job, c);
+  c.links = NO_LINKS;
+  return { kind: 'done' };
+}
 
-  let title: string | null = null;
-  let noindex = false;
-  let errorCode: string | null = null;
-  let hash: string | null = null;
-  let duplicateOf: number | null = null;
-  let links: ExtractedLink[] = [];
-  let followLinks = true;
-  let redirectTarget: string | null = null;
-
+/**
+ * A redirect, a client error, or a page: decoded, parsed and checked for duplicate content.
+ * A duplicate's links are not followed (its original's were).
+ */
+function classify(ctx: CrawlContext, job: PageJob, res: FetchResponse, c: Classification): Classification {
+  const status = res.status;
+  c.title = null;
+  c.noindex = false;
+  c.errorCode = null;
+  c.hash = null;
+  c.duplicateOf = null;
+  c.links = NO_LINKS;
+  c.followLinks = true;
+  c.redirectTarget = null;
   if (status >= 300 && status < 400) {
     const location = res.headers['location'];
-    redirectTarget = typeof location === 'string' ? canonicalize(location, job.url) : null;
+    c.redirectTarget = typeof location === 'string' ? canonicalize(location, job.url) : null;
   } else if (status >= 400) {
-    errorCode = ErrorCodes.HTTP_4XX;
-    counters.error(errorCode);
+    c.errorCode = ErrorCodes.HTTP_4XX;
+    ctx.counters.error(c.errorCode);
   } else if (isHtml(res.contentType ?? undefined)) {
     const page = parsePage(parseInput(ctx, job, res));
     if ('errorCode' in page) {
-      errorCode = page.errorCode;
-      counters.error(page.errorCode);
+      c.errorCode = page.errorCode;
+      ctx.counters.error(page.errorCode);
     } else {
-      hash = page.hash;
+      c.hash = page.hash;
       // Most pages are new: insert first, look up only when the content was seen before.
-      const first = store.claimHash(hash, job.id);
+      const first = ctx.store.claimHash(page.hash, job.id);
       if (first !== job.id) {
-        duplicateOf = first;
+        c.duplicateOf = first;
       } else {
-        title = page.title || null;
-        noindex = page.noindex;
-        followLinks = !page.nofollow;
-        links = page.links;
+        c.title = page.title || null;
+        c.noindex = page.noindex;
+        c.followLinks = !page.nofollow;
+        c.links = page.links;
       }
     }
   }
+  return c;
+}
 
-  const fetchedAt = res.endedAt;
+/** The fetch stored with the page (and its bytes, when the crawl keeps content), and counted. */
+function record(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, c: Classification): void {
+  const { store, counters } = ctx;
   store.recordFetch(job.id, {
-    status: duplicateOf !== null ? 'duplicate' : 'fetched',
-    httpStatus: status,
+    status: c.duplicateOf !== null ? 'duplicate' : 'fetched',
+    httpStatus: res.status,
     contentType: res.contentType,
     bytes: res.body.length,
-    contentHash: hash,
-    duplicateOf,
-    title,
-    noindex,
-    errorCode,
+    contentHash: c.hash,
+    duplicateOf: c.duplicateOf,
+    title: c.title,
+    noindex: c.noindex,
+    errorCode: c.errorCode,
     attempts: job.attempts + 1,
-    fetchedAt,
+    fetchedAt: res.endedAt,
     responseMs: res.headersAt - res.startedAt,
   });
   if (ctx.content && !ctx.content.full) storeContent(ctx, job.id, res);
@@ -149,10 +184,17 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
   site.pagesFetched++;
   site.consecutiveErrors = 0;
   ctx.scheduler.pageDone();
+}
 
+/**
+ * The redirect's target and the page's links turned into pages (new ones queued) and stored
+ * as links; the policy is told the page's targets.
+ */
+function discoverLinks(ctx: CrawlContext, site: SiteState, job: PageJob, c: Classification): void {
   const targets: number[] = [];
   const rows: NewLink[] = [];
   const known = knownUrls(ctx);
+  const redirectTarget = c.redirectTarget;
   if (redirectTarget !== null && redirectTarget !== job.url) {
     const target = discover(ctx, {
       url: redirectTarget, depth: job.depth, parentId: job.id, redirects: job.redirects + 1, anchor: null, nofollow: false,
@@ -162,9 +204,9 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
       targets.push(target);
     }
   }
-  for (const link of links) {
+  for (const link of c.links) {
     if (link.url === job.url) continue;
-    const nofollow = link.nofollow || !followLinks;
+    const nofollow = link.nofollow || !c.followLinks;
     const target =
       known.get(link.url) ??
       discover(ctx, { url: link.url, depth: job.depth + 1, parentId: job.id, redirects: 0, anchor: link.anchor || null, nofollow }, known);
@@ -172,10 +214,9 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
     rows.push({ dst: target, anchor: link.anchor || null, nofollow, kind: link.kind });
     targets.push(target);
   }
-  store.insertLinks(job.id, rows);
-  counters.links += rows.length;
+  ctx.store.insertLinks(job.id, rows);
+  ctx.counters.links += rows.length;
   ctx.policy.onFetched?.(job.id, site, targets);
-  return { kind: 'done' };
 }
 
 /**
