@@ -1,3 +1,5 @@
+import { mulberry32 } from '../../core/random.js';
+
 /**
  * The link stream of a national web for the frontier bench, generated as pages are
  * "fetched": S sites with heavy-tailed sizes (Zipf-like, at most 25,000 pages, the default
@@ -97,15 +99,4 @@ function siteOf(url: string): number {
     if (c < 0 || c > 9) return n;
     n = n * 10 + c;
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { validateSettings } from '../../core/config/settings.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { READ_INDEXES } from '../../core/store/migrations/003-write-optimised.js';
-import { Rng } from '../../core/testweb/random.js';
+import { Rng } from '../../core/random.js';
 
 export interface GeneratedCrawl {
   pages: number;

@@ -9,20 +9,12 @@
  * tags, inline script and style, entities and accented text, some sloppy markup.
  */
 import { extractLinks, type Extracted } from '../../core/parse/extract-links.js';
+import { mulberry32 } from '../../core/random.js';
 import { extractLinksCheerio } from './cheerio-extract.js';
 
 const PAGES = Number(process.argv[2] ?? 2000);
 const SECONDS = Number(process.argv[3] ?? 4);
 
-/** Deterministic PRNG (mulberry32): the same pages on every run. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'la universidad de chile informa que el periodo de postulación académica comienza en marzo ' +
@@ -104,7 +96,7 @@ function measure(name: string, fn: Extractor, pages: { url: string; html: string
   return pagesPerSec;
 }
 
-const r = rng(42);
+const r = mulberry32(42); // the same pages on every run
 const pages = Array.from({ length: PAGES }, (_, i) => page(r, i));
 const bytes = pages.reduce((n, p) => n + Buffer.byteLength(p.html), 0);
 console.log(`${pages.length} pages, ${(bytes / 1e6).toFixed(1)} MB, mean ${(bytes / pages.length / 1024).toFixed(1)} KiB/page; node ${process.version}`);

@@ -12,6 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { mulberry32 } from '../../core/random.js';
 
 export interface ThroughputWeb {
   hosts: string[];
@@ -28,15 +29,7 @@ export function hostOf(site: number): string {
 }
 
 export function buildWeb(sites: number, perSite: number, sameSite = 14, crossSite = 3, seed = 6): ThroughputWeb {
-  let s = seed >>> 0;
-  const rand = () => {
-    // mulberry32
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   const hosts = Array.from({ length: sites }, (_, i) => hostOf(i));
   const paths = Array.from({ length: perSite }, (_, n) => (n === 0 ? '/' : `/sec${n % 7}/page-${n}.html`));
   const links: Int32Array[] = [];

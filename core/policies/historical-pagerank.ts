@@ -1,5 +1,5 @@
 import type { SiteState } from '../scheduler/site-state.js';
-import { seededRandom } from './history.js';
+import { mulberry32 } from '../random.js';
 import { distinctTargets, PendingPages } from './link-graph.js';
 import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
@@ -37,7 +37,7 @@ export class HistoricalPageRank implements Policy {
   ) {
     this.name = `historical-pagerank-${rule}`;
     this.oldValues = Float64Array.from(history.values());
-    this.random = seededRandom(seed);
+    this.random = mulberry32(seed);
   }
 
   attach(host: PolicyHost): void {

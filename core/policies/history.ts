@@ -39,15 +39,3 @@ export function loadHistory(path: string, ctx: PolicyContext): ReadonlyMap<strin
   }
   return ranks;
 }
-
-/** A small seeded generator (mulberry32): reproducible draws for historical-pagerank-random. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

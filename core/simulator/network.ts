@@ -1,4 +1,4 @@
-import { hash, lognormalAt, unit } from '../testweb/random.js';
+import { hash, lognormalAt, unit } from '../random.js';
 import type { MeasuredSite } from './sim-graph.js';
 
 /** How one simulated server behaves. Times in ms, rates in bytes per second. */

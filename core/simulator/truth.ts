@@ -1,6 +1,6 @@
 import type { CsrGraph } from '../ranking/csr.js';
 import { DEFAULT_DAMPING, pagerank } from '../ranking/pagerank.js';
-import { hash, unit } from '../testweb/random.js';
+import { hash, unit } from '../random.js';
 import type { SimGraph } from './sim-graph.js';
 
 const S_HISTORY = 51;

@@ -5,7 +5,7 @@
  */
 import type { Csr, Layout } from './link-builder.js';
 import { pageKind, pagePath, pageSize, pageTitle, pageType, parsePageNumber } from './site-model.js';
-import { hash, unit } from './random.js';
+import { hash, unit } from '../random.js';
 import { HTML_TYPE, searchFirst, type SiteInfo, type Web } from './web.js';
 
 const S_NOFOLLOW = 31;

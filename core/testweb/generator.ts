@@ -9,7 +9,7 @@
 import { GeneratedWeb } from './generated-web.js';
 import { makeLayout, REV1_SALT, siteInfos } from './layout.js';
 import { buildLinks } from './link-builder.js';
-import { hash, Rng } from './random.js';
+import { hash, Rng } from '../random.js';
 import { buildRevision2 } from './revision.js';
 import { largestFirst, siteSizes } from './site-sizes.js';
 import { resolveSpec, type ResolvedSpec, type WebSpec } from './spec.js';

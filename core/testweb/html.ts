@@ -7,7 +7,7 @@
  * across sites), anchor text taken from the target's title, an occasional rel=nofollow link
  * (Web.nofollow) and filler paragraphs up to the page's target size.
  */
-import { hash } from './random.js';
+import { hash } from '../random.js';
 import { isHtml, type Web } from './web.js';
 import { fillerText } from './words.js';
 

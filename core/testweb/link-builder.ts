@@ -12,7 +12,7 @@
  * (to top pages, nearby pages or anywhere), the rest to other sites' home and top pages, with
  * bigger sites chosen more often. Links are de-duplicated and never point at their own page.
  */
-import { hash, Rng } from './random.js';
+import { hash, Rng } from '../random.js';
 import { isParentable, pageKind, PageKind, type SiteTraits } from './site-model.js';
 import { searchFirst } from './web.js';
 

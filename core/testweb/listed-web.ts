@@ -3,7 +3,7 @@
  * tests and graphs loaded from files. Fine for tens of thousands of pages; the generator's
  * GeneratedWeb is the one meant for millions.
  */
-import { hash, lognormalAt } from './random.js';
+import { hash, lognormalAt } from '../random.js';
 import { HTML_TYPE, searchFirst, typeFromPath, type Anchor, type SiteInfo, type Web } from './web.js';
 
 export interface ListedPages {

@@ -19,7 +19,7 @@ import type { GeneratedWeb } from './generated-web.js';
 import { GeneratedWeb as Web2 } from './generated-web.js';
 import { faultCount, makeLayout, REV2_SALT, siteInfos } from './layout.js';
 import { buildLinks } from './link-builder.js';
-import { hash, Rng, unit } from './random.js';
+import { hash, Rng, unit } from '../random.js';
 import { isSpecial } from './site-model.js';
 import { siteSizes } from './site-sizes.js';
 import { newSiteCount, type ResolvedSpec } from './spec.js';

@@ -5,7 +5,7 @@
  * for pages born in revision 2, a number past the end), so a page that survives into revision 2
  * keeps exactly the same URL and attributes.
  */
-import { hash, lognormalAt, unit } from './random.js';
+import { hash, lognormalAt, unit } from '../random.js';
 import { HTML_TYPE, type RobotsKind } from './web.js';
 import { capitalize, phrase, word } from './words.js';
 

@@ -5,7 +5,7 @@
  * dataset had 57.75 pages per site on average and 8,066 in the largest). A cap, applied by
  * water-filling, keeps any one site under `cap` pages and hands the excess to the others.
  */
-import { Rng } from './random.js';
+import { Rng } from '../random.js';
 
 export function siteSizes(rng: Rng, sites: number, pages: number, cap: number): Int32Array {
   const sizes = new Int32Array(sites);

@@ -3,7 +3,7 @@
  * Words are lower-case letters only, so a number in a generated path is always the page
  * number (the reverse lookup relies on that).
  */
-import { hash, Rng } from './random.js';
+import { hash, Rng } from '../random.js';
 
 export const WORDS: readonly string[] = (
   'about above account action active address admin advice agency agenda album alpha annual archive area ' +

@@ -1,6 +1,10 @@
 /**
- * Seeded randomness for the test web. Two kinds are needed:
- *  - streams (`Rng`, mulberry32) for the generator, which walks pages in a fixed order;
+ * Seeded randomness, the one copy of the project (the test web, the simulator, the
+ * historical policies and the benches all draw here). Two kinds are needed:
+ *  - streams (mulberry32): `Rng`, whose seed is mixed first so that nearby seeds give unrelated
+ *    streams (the test web's generator), and `mulberry32`, the plain generator started from the
+ *    raw seed (historical-pagerank-random, the benches); both keep drawing what they drew before
+ *    they were merged here, so a web, a simulation or a crawl made earlier is made again;
  *  - stateless hashes (`hash`, `unit`) for attributes computed on demand (a page's path, size,
  *    title, filler offset), so the server can answer any page without storing anything per
  *    page and the answer never depends on the order in which pages were requested.
@@ -47,8 +51,15 @@ export function normalFrom(u1: number, u2: number): number {
 /** mulberry32: tiny, fast, good enough for simulation; state is one uint32. */
 export class Rng {
   private s: number;
+  /** The seed is mixed (mix32) into the state, so that seeds 1, 2, 3 start unrelated streams. */
   constructor(seed: number) {
     this.s = mix32(seed) >>> 0;
+  }
+  /** A stream whose state starts at `state` itself, unmixed: the textbook mulberry32. */
+  static fromState(state: number): Rng {
+    const rng = new Rng(0);
+    rng.s = state | 0;
+    return rng;
   }
   /** Next uint32. */
   next(): number {
@@ -88,4 +99,10 @@ export class Rng {
 /** Lognormal drawn from a hash (stateless): median * exp(sigma * N(0,1)). */
 export function lognormalAt(h1: number, h2: number, median: number, sigma: number): number {
   return median * Math.exp(sigma * normalFrom(1 - unit(h1), unit(h2)));
+}
+
+/** The textbook mulberry32 from a raw seed, as a function drawing uniforms in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  const rng = Rng.fromState(seed);
+  return () => rng.float();
 }
