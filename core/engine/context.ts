@@ -1,6 +1,6 @@
 import type { CrawlSettings } from '../config/settings.js';
 import type { Fetcher } from '../fetch/fetcher.js';
-import type { Policy } from '../policies/policy.js';
+import type { Policy } from '../scheduler/policy.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { ContentStore } from '../store/content-store.js';
 import type { CrawlStore } from '../store/crawl-store.js';

@@ -1,5 +1,5 @@
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import { distinctTargets, PageCounts, PendingPages } from './link-graph.js';
-import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
 /**
  * Backlink-count (design.md section 3): the page with the most in-links from the pages

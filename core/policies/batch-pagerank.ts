@@ -1,7 +1,7 @@
 import { pagerank } from '../ranking/pagerank.js';
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { LinkGraph, PendingPages } from './link-graph.js';
-import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
 /**
  * Batch-PageRank (design.md section 3): every K fetched pages, the PageRank of the graph

@@ -1,4 +1,4 @@
-import type { Policy } from './policy.js';
+import type { Policy } from '../scheduler/policy.js';
 
 /**
  * Breadth-first: FIFO at both levels. Every page has the same priority, so pages leave in

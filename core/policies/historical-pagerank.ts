@@ -1,7 +1,7 @@
-import type { SiteState } from '../scheduler/site-state.js';
 import { mulberry32 } from '../random.js';
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
+import type { SiteState } from '../scheduler/site-state.js';
 import { distinctTargets, PendingPages } from './link-graph.js';
-import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
 export type NewPageRule = 'zero' | 'random' | 'parent' | 'omniscient';
 

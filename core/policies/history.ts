@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { pageRankByUrl } from '../ranking/crawl-graph.js';
-import type { PolicyContext } from './policy.js';
+import type { PolicyContext } from './context.js';
 
 /** The last history loaded: a crawl builds its policy twice (check, then run), the file is read once. */
 let cached: { key: string; ranks: ReadonlyMap<string, number> } | null = null;

@@ -1,5 +1,5 @@
+import type { Policy } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
-import type { Policy } from './policy.js';
 
 /**
  * Larger-sites-first (design.md section 3): the site with the most pending (known,

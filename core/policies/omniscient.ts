@@ -1,4 +1,4 @@
-import type { DiscoveredPage, Policy } from './policy.js';
+import type { DiscoveredPage, Policy } from '../scheduler/policy.js';
 
 /**
  * Omniscient (design.md section 3): every page goes by its true final PageRank, taken from

@@ -1,6 +1,6 @@
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { distinctTargets, PendingPages } from './link-graph.js';
-import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
 /** Cash every page starts with. */
 export const OPIC_START_CASH = 1;

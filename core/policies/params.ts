@@ -1,5 +1,5 @@
 import { CrawlError, ErrorCodes } from '../errors.js';
-import type { PolicyContext } from './policy.js';
+import type { PolicyContext } from './context.js';
 
 /**
  * Policy parameters (settings.policyParams) and how the CLI spells them. Errors name the

@@ -1,5 +1,5 @@
+import type { DiscoveredPage, Policy } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
-import type { DiscoveredPage, Policy } from './policy.js';
 import { adopt, pagesP, performanceRank, type ServerModel } from './server-rank.js';
 
 /**

@@ -1,9 +1,10 @@
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { choiceParam, numberParam, stringParam } from './params.js';
 import { HistoricalPageRank, type NewPageRule } from './historical-pagerank.js';
 import { loadHistory } from './history.js';
 import { Opic } from './opic.js';
-import type { DiscoveredPage, Policy, PolicyContext, PolicyHost } from './policy.js';
+import type { PolicyContext } from './context.js';
 import { adopt, pagesP, type ServerModel } from './server-rank.js';
 
 /**

@@ -1,7 +1,9 @@
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import type { Policy } from '../scheduler/policy.js';
 import { BacklinkCount } from './backlink-count.js';
 import { BatchPageRank } from './batch-pagerank.js';
 import { BreadthFirst } from './breadth-first.js';
+import type { PolicyContext } from './context.js';
 import { CrawlAbility } from './crawl-ability.js';
 import { HistoricalPageRank, type NewPageRule } from './historical-pagerank.js';
 import { loadHistory } from './history.js';
@@ -11,12 +13,11 @@ import { Opic } from './opic.js';
 import { batchSize, checkParams, numberParam, stringParam } from './params.js';
 import { PartialPageRank } from './partial-pagerank.js';
 import { Performance } from './performance.js';
-import type { Policy, PolicyContext } from './policy.js';
 import { Quality, qualitySource } from './quality.js';
 import { serverModel } from './server-rank.js';
 import { Topic } from './topic.js';
 
-export type { PolicyContext } from './policy.js';
+export type { PolicyContext } from './context.js';
 
 /**
  * The one registry of ordering policies. The crawler and the simulator both build their

@@ -1,6 +1,6 @@
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { distinctTargets, PendingPages } from './link-graph.js';
-import type { DiscoveredPage, Policy, PolicyHost } from './policy.js';
 
 /** Priority of the hot queue: above every cold page. */
 export const HOT = 1e9;

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
 import { IndexedHeap } from './indexed-heap.js';
 import type { SiteState } from './site-state.js';
-import type { Policy, PolicyHost } from '../policies/policy.js';
+import type { Policy, PolicyHost } from './policy.js';
 
 export interface SchedulerOptions {
   clock: Clock;

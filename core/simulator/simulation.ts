@@ -1,4 +1,4 @@
-import type { PolicyContext } from '../policies/policy.js';
+import type { PolicyContext } from '../policies/context.js';
 import { createPolicy } from '../policies/registry.js';
 import type { Clock } from '../scheduler/clock.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';

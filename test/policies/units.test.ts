@@ -3,7 +3,7 @@ import { BatchPageRank } from '../../core/policies/batch-pagerank.js';
 import { HistoricalPageRank } from '../../core/policies/historical-pagerank.js';
 import { Opic } from '../../core/policies/opic.js';
 import { PartialPageRank } from '../../core/policies/partial-pagerank.js';
-import type { Policy, PolicyHost } from '../../core/policies/policy.js';
+import type { Policy, PolicyHost } from '../../core/scheduler/policy.js';
 import { createPolicy, listPolicies } from '../../core/policies/registry.js';
 import { HOT, Topic } from '../../core/policies/topic.js';
 import { pagerank } from '../../core/ranking/pagerank.js';

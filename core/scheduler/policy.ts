@@ -1,5 +1,5 @@
-import type { Clock } from '../scheduler/clock.js';
-import type { SiteState } from '../scheduler/site-state.js';
+import type { Clock } from './clock.js';
+import type { SiteState } from './site-state.js';
 
 /** A page as policies see it when it is discovered. */
 export interface DiscoveredPage {
@@ -23,7 +23,10 @@ export interface PolicyHost {
 }
 
 /**
- * An ordering policy (design.md section 3). It ranks pages within a site and sites among
+ * An ordering policy (design.md section 3). The scheduler owns this interface and the policies
+ * implement it, as Heritrix's frontier owns its precedence policies: the scheduler depends on
+ * no policy, and a policy sees the scheduler only through PolicyHost.
+ * It ranks pages within a site and sites among
  * ready sites, may react to fetched pages and discovered links, and may choose how many
  * pages to take over one connection (at most c). Politeness is not its business: the
  * scheduler enforces w, c, r and one connection per site for every policy alike.
@@ -52,21 +55,4 @@ export interface Policy {
   estimate?(): number | null;
   /** Policies guided by an earlier crawl: how many of this crawl's known pages it knew. */
   historyMatched?(): number | undefined;
-}
-
-/**
- * What a policy factory may know about the crawl it is built for. Every field is optional
- * so that the simulator (or a test) can build a policy from less.
- */
-export interface PolicyContext {
-  /** The scheduler's batch size K when the crawl runs in batches (it then calls onBatch), else null. */
-  batch?: number | null;
-  /** Expected crawl size (settings.maxPages), for defaults such as K. */
-  maxPages?: number | null;
-  /** Whether a canonical URL is in this crawl's scope (to check that --history is about it). */
-  inScope?: (url: string) => boolean;
-  /** Old PageRank by canonical URL from a history file (default: pageRankByUrl of a crawl database). */
-  loadHistory?: (path: string) => ReadonlyMap<string, number>;
-  /** The true final PageRank by canonical URL: only the simulator knows it (omniscient policies). */
-  oracle?: ReadonlyMap<string, number>;
 }
