@@ -1,5 +1,6 @@
 import { CrawlError, ErrorCodes } from '../errors.js';
-import type { Connection } from '../fetch/fetcher.js';
+import type { Connection } from '../fetch/interfaces.js';
+import type { RobotsRules } from '../robots/robots.js';
 import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import type { CrawlContext } from './context.js';
@@ -32,78 +33,18 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
   const mine: PageJob[] = [];
   for (const job of jobs) (new URL(job.url).origin === origin ? mine : returned).push(job);
   const result: SessionResult = { endedAt: ctx.scheduler.clock.now(), returned, extraDelayMs: 0, park: null };
-  const giveBack = (from: number) => {
-    for (let i = from; i < mine.length; i++) returned.push(mine[i]!);
-  };
 
   let conn: Connection | null = null;
   try {
     conn = await ctx.fetcher.connect(origin);
-    let requests = 0;
-    let robots = ctx.robots.status(origin, Date.now());
-    if (robots.kind !== 'known') {
-      if (robots.kind === 'unavailable' && robots.attempts >= ctx.settings.robotsMaxAttempts) {
-        result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
-        giveBack(0);
-        return result;
-      }
-      robots = await fetchRobots(ctx, site, conn, origin, result);
-      requests++; // robots.txt went over this connection: it counts against c
-      if (robots.kind !== 'known') {
-        // RFC 9309 §2.3.1.4: robots.txt unreachable -> fetch nothing, try again later.
-        result.extraDelayMs = ctx.settings.robotsRetry;
-        const attempts = robots.kind === 'unavailable' ? robots.attempts : 1;
-        if (attempts >= ctx.settings.robotsMaxAttempts) result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
-        giveBack(0);
-        return result;
-      }
-      const delay = robots.rules.crawlDelaySeconds();
-      if (delay !== undefined) {
-        site.crawlDelayMs = Math.min(delay * 1000, ctx.settings.maxCrawlDelay);
-        ctx.sites.touch(site);
-      }
+    const cached = ctx.robots.status(origin, Date.now());
+    const rules = cached.kind === 'known' ? cached.rules : await robotsPhase(ctx, site, conn, origin, cached, result);
+    if (rules === null) {
+      giveBack(mine, 0, returned);
+      return result;
     }
-    for (let i = 0; i < mine.length; i++) {
-      const job = mine[i]!;
-      if (!robots.rules.isAllowed(job.url)) {
-        ctx.store.finishPage(job.id, 'disallowed', ErrorCodes.ROBOTS_DISALLOWED, job.attempts);
-        ctx.counters.bump('skipped:' + ErrorCodes.ROBOTS_DISALLOWED);
-        continue;
-      }
-      // Each request over one connection: never after the server ended keep-alive,
-      // never once c requests were made (robots.txt counts as one).
-      if (stopping() || !conn.open || requests >= ctx.settings.c) {
-        giveBack(i);
-        break;
-      }
-      if (requests > 0 && ctx.settings.keepaliveGap > 0) await sleep(ctx.settings.keepaliveGap);
-      const u = new URL(job.url);
-      let outcome;
-      try {
-        requests++;
-        const res = await conn.request(u.pathname + u.search);
-        result.endedAt = res.endedAt;
-        outcome = processResponse(ctx, site, job, res);
-      } catch (err) {
-        result.endedAt = ctx.scheduler.clock.now();
-        if (!(err instanceof CrawlError)) throw err;
-        if (requests > 1 && err.code === ErrorCodes.CONNECTION_RESET) {
-          // The server closed a kept-alive connection before this request: not the page's fault.
-          giveBack(i);
-          break;
-        }
-        outcome = failAttempt(ctx, site, job, err.code);
-      }
-      if (outcome.kind === 'retry') {
-        result.extraDelayMs = outcome.delayMs;
-        giveBack(i);
-        break;
-      }
-      if (!conn.open) {
-        giveBack(i + 1);
-        break;
-      }
-    }
+    // robots.txt fetched over this connection counts against c.
+    const requests = await pageLoop(ctx, site, conn, rules, mine, cached.kind === 'known' ? 0 : 1, result, stopping);
     measure(ctx, site, conn, requests);
   } catch (err) {
     if (!(err instanceof CrawlError)) throw err;
@@ -115,13 +56,111 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
       if (outcome.kind === 'retry') {
         result.extraDelayMs = outcome.delayMs;
         returned.push(...mine);
-      } else giveBack(1);
+      } else giveBack(mine, 1, returned);
     }
   } finally {
     await conn?.close();
   }
   if (site.consecutiveErrors >= ctx.settings.siteErrorBudget) result.park = ErrorCodes.SITE_PARKED;
   return result;
+}
+
+/**
+ * The robots.txt phase, for an origin with no rules cached: fetched over the session's
+ * connection, its Crawl-delay applied to the site. Null when the session must fetch nothing
+ * (RFC 9309 §2.3.1.4: robots.txt unreachable); `result` then says when to try again, or to
+ * park the site once robotsMaxAttempts were spent.
+ */
+async function robotsPhase(
+  ctx: CrawlContext,
+  site: SiteState,
+  conn: Connection,
+  origin: string,
+  cached: RobotsStatus,
+  result: SessionResult,
+): Promise<RobotsRules | null> {
+  if (cached.kind === 'unavailable' && cached.attempts >= ctx.settings.robotsMaxAttempts) {
+    result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
+    return null;
+  }
+  const robots = await fetchRobots(ctx, site, conn, origin, result);
+  if (robots.kind !== 'known') {
+    result.extraDelayMs = ctx.settings.robotsRetry;
+    const attempts = robots.kind === 'unavailable' ? robots.attempts : 1;
+    if (attempts >= ctx.settings.robotsMaxAttempts) result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
+    return null;
+  }
+  const delay = robots.rules.crawlDelaySeconds();
+  if (delay !== undefined) {
+    site.crawlDelayMs = Math.min(delay * 1000, ctx.settings.maxCrawlDelay);
+    ctx.sites.touch(site);
+  }
+  return robots.rules;
+}
+
+/**
+ * The page loop: the session's pages fetched back to back over `conn`, each allowed by
+ * robots.txt. Returns the requests made over the connection (`requests` already made, plus
+ * the pages'); the pages not fetched go to `result.returned`.
+ */
+async function pageLoop(
+  ctx: CrawlContext,
+  site: SiteState,
+  conn: Connection,
+  rules: RobotsRules,
+  mine: PageJob[],
+  requests: number,
+  result: SessionResult,
+  stopping: () => boolean,
+): Promise<number> {
+  const returned = result.returned;
+  for (let i = 0; i < mine.length; i++) {
+    const job = mine[i]!;
+    if (!rules.isAllowed(job.url)) {
+      ctx.store.finishPage(job.id, 'disallowed', ErrorCodes.ROBOTS_DISALLOWED, job.attempts);
+      ctx.counters.bump('skipped:' + ErrorCodes.ROBOTS_DISALLOWED);
+      continue;
+    }
+    // Each request over one connection: never after the server ended keep-alive,
+    // never once c requests were made (robots.txt counts as one).
+    if (stopping() || !conn.open || requests >= ctx.settings.c) {
+      giveBack(mine, i, returned);
+      break;
+    }
+    if (requests > 0 && ctx.settings.keepaliveGap > 0) await sleep(ctx.settings.keepaliveGap);
+    const u = new URL(job.url);
+    let outcome;
+    try {
+      requests++;
+      const res = await conn.request(u.pathname + u.search);
+      result.endedAt = res.endedAt;
+      outcome = processResponse(ctx, site, job, res);
+    } catch (err) {
+      result.endedAt = ctx.scheduler.clock.now();
+      if (!(err instanceof CrawlError)) throw err;
+      if (requests > 1 && err.code === ErrorCodes.CONNECTION_RESET) {
+        // The server closed a kept-alive connection before this request: not the page's fault.
+        giveBack(mine, i, returned);
+        break;
+      }
+      outcome = failAttempt(ctx, site, job, err.code);
+    }
+    if (outcome.kind === 'retry') {
+      result.extraDelayMs = outcome.delayMs;
+      giveBack(mine, i, returned);
+      break;
+    }
+    if (!conn.open) {
+      giveBack(mine, i + 1, returned);
+      break;
+    }
+  }
+  return requests;
+}
+
+/** The session's pages from `from` on, handed back unfetched. */
+function giveBack(mine: PageJob[], from: number, returned: QueuedPage[]): void {
+  for (let i = from; i < mine.length; i++) returned.push(mine[i]!);
 }
 
 function loadJobs(ctx: CrawlContext, pages: QueuedPage[]): PageJob[] {
