@@ -1,5 +1,5 @@
 import type { CrawlSettings } from '../config/settings.js';
-import type { Fetcher } from '../fetch/fetcher.js';
+import type { Fetcher } from '../fetch/interfaces.js';
 import type { Policy } from '../scheduler/policy.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { ContentStore } from '../store/content-store.js';

@@ -1,5 +1,5 @@
 import { ErrorCodes, isRetryable } from '../errors.js';
-import type { FetchResponse } from '../fetch/fetcher.js';
+import type { FetchResponse } from '../fetch/interfaces.js';
 import { isHtml } from '../parse/charset.js';
 import type { ExtractedLink } from '../parse/extract-links.js';
 import { parsePage, type ParseInput } from '../parse/page-parser.js';

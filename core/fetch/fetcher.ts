@@ -1,50 +1,7 @@
 import { BandwidthLimiter } from './bandwidth.js';
 import { HttpConnection } from './http-connection.js';
+import type { Connection, Fetcher, FetchLimits } from './interfaces.js';
 import { CachingResolver, type ResolveRule } from './resolver.js';
-
-/** What came back for one request. Times are epoch ms (performance clock). */
-export interface FetchResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body as received (still content-encoded). */
-  body: Buffer;
-  contentType: string | null;
-  startedAt: number;
-  headersAt: number;
-  endedAt: number;
-  rawRequest?: string;
-}
-
-/** One connection to one origin; requests go over it back to back, never in parallel. */
-export interface Connection {
-  readonly origin: string;
-  /** False once the server ended keep-alive: no further request may use this connection. */
-  readonly open: boolean;
-  /** Time to establish the connection, once it is established. */
-  readonly connectMs: number | null;
-  request(pathAndQuery: string): Promise<FetchResponse>;
-  close(): Promise<void>;
-}
-
-/**
- * How the crawl reaches the network. The scheduler decides when to connect and how many
- * pages to take; the fetcher decides how. Injected, so that the simulator can replace it
- * with a simulated network on a virtual clock.
- */
-export interface Fetcher {
-  /** Resolves the host and prepares a connection (the socket opens with the first request). */
-  connect(origin: string): Promise<Connection>;
-  /** The address the host resolves to (for per-IP politeness). */
-  address(host: string): Promise<string>;
-}
-
-export interface FetchLimits {
-  connectTimeout: number;
-  headersTimeout: number;
-  bodyTimeout: number;
-  requestTimeout: number;
-  maxBodyBytes: number;
-}
 
 export class HttpFetcher implements Fetcher {
   readonly resolver: CachingResolver;

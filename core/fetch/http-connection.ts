@@ -2,7 +2,7 @@ import { Client, errors as undiciErrors } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { BandwidthLimiter } from './bandwidth.js';
-import type { Connection, FetchLimits, FetchResponse } from './fetcher.js';
+import type { Connection, FetchLimits, FetchResponse } from './interfaces.js';
 
 /**
  * One HTTP/1.1 connection to one origin: an undici Client limited to a single socket and
