@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseDuration, parseSize } from '../config/units.js';
 import { badOption } from '../errors.js';
 
 /** A command's options in parseArgs form: `{ db: { type: 'string' }, seed: { type: 'string', multiple: true } }`. */
@@ -11,8 +12,6 @@ type StrictConfig<O extends OptionsConfig> = { args: string[]; options: O; allow
  * `string | undefined`, a boolean one `boolean | undefined`, `multiple: true` an array of them.
  */
 export type FlagsOf<O extends OptionsConfig> = ReturnType<typeof parseArgs<StrictConfig<O>>>['values'];
-
-export type Flags = Record<string, string | boolean | string[] | undefined>;
 
 /** Strict flag parsing: an unknown flag or a missing value is a one-line error (exit 2). */
 export function parseFlags<O extends OptionsConfig>(argv: string[], options: O): { flags: FlagsOf<O>; positionals: string[] } {
@@ -27,24 +26,66 @@ export function parseFlags<O extends OptionsConfig>(argv: string[], options: O):
   }
 }
 
-export function intFlag(flags: Flags, name: string, min = 0): number | undefined {
+/*
+ * The readers below take a command's typed flags and the name of one of them. The name is
+ * checked against the flags' type: a misspelt name, or a boolean flag read as a number, does
+ * not compile (the flags share no property with, or do not fit, the one-flag type asked for).
+ */
+
+/** A flag holding one string, under the name K. */
+type OneString<K extends string> = NoInfer<{ readonly [k in K]?: string }>;
+/** A flag given once or (with `multiple: true`) several times, under the name K. */
+type OneOrMore<K extends string> = NoInfer<{ readonly [k in K]?: string | readonly string[] }>;
+
+export function intFlag<K extends string>(flags: OneString<K>, name: K, min = 0): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw badOption(`--${name}`, `"${String(v)}" is not a whole number >= ${min}`);
+  if (!Number.isInteger(n) || n < min) throw badOption(`--${name}`, `"${v}" is not a whole number >= ${min}`);
   return n;
 }
 
-export function numberFlag(flags: Flags, name: string, min = 0): number | undefined {
+export function numberFlag<K extends string>(flags: OneString<K>, name: K, min = 0): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < min) throw badOption(`--${name}`, `"${String(v)}" is not a number >= ${min}`);
+  if (!Number.isFinite(n) || n < min) throw badOption(`--${name}`, `"${v}" is not a number >= ${min}`);
   return n;
 }
 
-export function listFlag(flags: Flags, name: string): string[] {
+/** A numeric flag checked against a condition; the error names the option and says `what` it must be. */
+export function rangeFlag<K extends string>(flags: OneString<K>, name: K, ok: (x: number) => boolean, what: string): number | undefined {
   const v = flags[name];
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || !ok(x)) throw badOption(`--${name}`, `"${v}" is not ${what}`);
+  return x;
+}
+
+/** A duration with its unit (15s, 50ms), in milliseconds. */
+export function durationFlag<K extends string>(flags: OneString<K>, name: K): number | undefined {
+  const v = flags[name];
+  return v === undefined ? undefined : parseDuration(`--${name}`, v);
+}
+
+/** A size (10MB, 512KiB, or bytes), in bytes. */
+export function sizeFlag<K extends string>(flags: OneString<K>, name: K): number | undefined {
+  const v = flags[name];
+  return v === undefined ? undefined : parseSize(`--${name}`, v);
+}
+
+/** One of a few words, typed as that word. */
+export function choiceFlag<K extends string, T extends string>(flags: OneString<K>, name: K, choices: readonly T[]): T | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  const choice = choices.find((c) => c === v);
+  if (choice === undefined) throw badOption(`--${name}`, `"${v}" (use ${choices.join(' or ')})`);
+  return choice;
+}
+
+/** Every value of a repeatable flag, each split at commas: `--scope .cl,.org --scope .net`. */
+export function listFlag<K extends string>(flags: OneOrMore<K>, name: K): string[] {
+  const v: string | readonly string[] | undefined = flags[name];
   if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [String(v)]).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  return (typeof v === 'string' ? [v] : v).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
 }

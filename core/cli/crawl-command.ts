@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
-import { parseDuration, parseSize } from '../config/units.js';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { PARAMS } from '../policies/params.js';
 import { listPolicies } from '../policies/registry.js';
-import { intFlag, listFlag, numberFlag, parseFlags, type Flags } from './args.js';
+import { choiceFlag, durationFlag, intFlag, listFlag, numberFlag, sizeFlag, type FlagsOf } from './args.js';
+import { defineCommand } from './command.js';
 import { ProgressPrinter, summaryText } from './output.js';
 
-export const CRAWL_USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [options]
+const USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [options]
 
   --db FILE              the crawl database (created, or resumed if it exists)
   --seed URL             a seed URL (repeatable)
@@ -110,39 +110,41 @@ const OPTIONS = {
   'max-db-size': { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
-  help: { type: 'boolean' },
 } as const;
 
-export async function crawlCommand(argv: string[]): Promise<number> {
-  const { flags } = parseFlags(argv, OPTIONS);
-  if (flags.help) {
-    process.stdout.write(CRAWL_USAGE + '\n');
-    return 0;
-  }
-  const db = flags.db as string | undefined;
-  if (!db) throw badOption('--db', 'required (the crawl database file)');
-  const input = settingsFromFlags(flags);
-  let crawler: Crawler;
-  if (existsSync(db)) {
-    crawler = Crawler.open(db, input);
-    try {
-      await checkShortW(crawler.settings, CONFIRM_SHORT_W);
-    } catch (err) {
-      crawler.close();
-      throw err;
+type CrawlFlags = FlagsOf<typeof OPTIONS>;
+
+export const crawlCommand = defineCommand({
+  name: 'crawl',
+  summary: 'crawl (or resume) into a SQLite crawl database',
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags) {
+    const db = flags.db;
+    if (!db) throw badOption('--db', 'required (the crawl database file)');
+    const input = settingsFromFlags(flags);
+    let crawler: Crawler;
+    if (existsSync(db)) {
+      crawler = Crawler.open(db, input);
+      try {
+        await checkShortW(crawler.settings, CONFIRM_SHORT_W);
+      } catch (err) {
+        crawler.close();
+        throw err;
+      }
+    } else {
+      const full = { ...input, seeds: seedsFromFlags(flags) };
+      // Checked before the file exists: a refused crawl leaves nothing behind.
+      await checkShortW(Crawler.plan(full), CONFIRM_SHORT_W);
+      crawler = Crawler.create(db, full);
     }
-  } else {
-    const full = { ...input, seeds: seedsFromFlags(flags) };
-    // Checked before the file exists: a refused crawl leaves nothing behind.
-    await checkShortW(Crawler.plan(full), CONFIRM_SHORT_W);
-    crawler = Crawler.create(db, full);
-  }
-  const summary = await runWithSignals(crawler, !!flags.quiet || !!flags.json);
-  crawler.close();
-  if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
-  else process.stdout.write(summaryText(summary) + '\n');
-  return summary.stopReason === 'disk-full' ? 3 : 0;
-}
+    const summary = await runWithSignals(crawler, !!flags.quiet || !!flags.json);
+    crawler.close();
+    if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
+    else process.stdout.write(summaryText(summary) + '\n');
+    return summary.stopReason === 'disk-full' ? 3 : 0;
+  },
+});
 
 const CONFIRM_SHORT_W = 'pass --allow-short-w';
 
@@ -163,9 +165,9 @@ export async function runWithSignals(crawler: Crawler, quiet: boolean): Promise<
   }
 }
 
-function seedsFromFlags(flags: Flags): string[] {
+function seedsFromFlags(flags: CrawlFlags): string[] {
   const seeds = listFlag(flags, 'seed');
-  const file = flags.seeds as string | undefined;
+  const file = flags.seeds;
   if (file) {
     let text: string;
     try {
@@ -183,62 +185,59 @@ function seedsFromFlags(flags: Flags): string[] {
 }
 
 /** Only the flags actually given, so that a resume can tell them apart from stored settings. */
-export function settingsFromFlags(flags: Flags): Partial<CrawlSettingsInput> {
-  const dur = (name: string) => (flags[name] === undefined ? undefined : parseDuration(`--${name}`, String(flags[name])));
-  const size = (name: string) => (flags[name] === undefined ? undefined : parseSize(`--${name}`, String(flags[name])));
+export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput> {
   const scopeGiven = flags.scope !== undefined || flags.host !== undefined || flags.exclude !== undefined;
-  const siteKey = flags['site-key'] as string | undefined;
-  if (siteKey !== undefined && siteKey !== 'host' && siteKey !== 'domain') throw badOption('--site-key', `"${siteKey}" (use host or domain)`);
+  const siteKey = choiceFlag(flags, 'site-key', ['host', 'domain']);
   const resolve = listFlag(flags, 'resolve').map((rule) => {
     const eq = rule.indexOf('=');
     if (eq <= 0) throw badOption('--resolve', `"${rule}" is not PATTERN=IP`);
     return { pattern: rule.slice(0, eq), address: rule.slice(eq + 1) };
   });
   const input: Partial<CrawlSettingsInput> = {
-    scope: scopeGiven ? { suffixes: listFlag(flags, 'scope'), hosts: listFlag(flags, 'host'), excludes: (flags.exclude as string[] | undefined) ?? [] } : undefined,
-    siteKey: siteKey as 'host' | 'domain' | undefined,
-    policy: flags.policy as string | undefined,
+    scope: scopeGiven ? { suffixes: listFlag(flags, 'scope'), hosts: listFlag(flags, 'host'), excludes: flags.exclude ?? [] } : undefined,
+    siteKey,
+    policy: flags.policy,
     policyParams: policyParamsFromFlags(flags),
-    w: dur('w'),
+    w: durationFlag(flags, 'w'),
     c: intFlag(flags, 'c', 1),
     r: intFlag(flags, 'r', 1),
-    keepaliveGap: dur('keepalive-gap'),
+    keepaliveGap: durationFlag(flags, 'keepalive-gap'),
     batch: intFlag(flags, 'batch', 1),
     maxPages: intFlag(flags, 'max-pages', 1),
     maxDepth: intFlag(flags, 'max-depth', 0),
     maxDynamicDepth: intFlag(flags, 'max-dynamic-depth', 0),
     maxPagesPerSite: intFlag(flags, 'max-site-pages', 1),
-    userAgent: flags['user-agent'] as string | undefined,
+    userAgent: flags['user-agent'],
     resolve: resolve.length > 0 ? resolve : undefined,
     perIp: flags['per-ip'] ? true : undefined,
     allowShortW: flags['allow-short-w'] ? true : undefined,
-    bandwidth: size('bandwidth'),
-    connectTimeout: dur('connect-timeout'),
-    headersTimeout: dur('headers-timeout'),
-    bodyTimeout: dur('body-timeout'),
-    requestTimeout: dur('request-timeout'),
-    maxBodyBytes: size('max-body'),
+    bandwidth: sizeFlag(flags, 'bandwidth'),
+    connectTimeout: durationFlag(flags, 'connect-timeout'),
+    headersTimeout: durationFlag(flags, 'headers-timeout'),
+    bodyTimeout: durationFlag(flags, 'body-timeout'),
+    requestTimeout: durationFlag(flags, 'request-timeout'),
+    maxBodyBytes: sizeFlag(flags, 'max-body'),
     maxAttempts: intFlag(flags, 'max-attempts', 1),
-    retryBase: dur('retry-base'),
+    retryBase: durationFlag(flags, 'retry-base'),
     siteErrorBudget: intFlag(flags, 'site-error-budget', 1),
-    robotsRetry: dur('robots-retry'),
-    maxCrawlDelay: dur('max-crawl-delay'),
+    robotsRetry: durationFlag(flags, 'robots-retry'),
+    maxCrawlDelay: durationFlag(flags, 'max-crawl-delay'),
     storeContent: flags['store-content'] ? true : undefined,
-    contentBudget: size('content-budget'),
-    maxDbSize: size('max-db-size'),
+    contentBudget: sizeFlag(flags, 'content-budget'),
+    maxDbSize: sizeFlag(flags, 'max-db-size'),
   };
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<CrawlSettingsInput>;
 }
 
 /** Policy flags -> settings.policyParams (only those given; the policy checks their values). */
-function policyParamsFromFlags(flags: Flags): Record<string, unknown> | undefined {
+function policyParamsFromFlags(flags: CrawlFlags): Record<string, unknown> | undefined {
   const params: Record<string, unknown> = {
-    history: flags.history === undefined ? undefined : resolvePath(String(flags.history)),
-    topic: flags.topic as string | undefined,
+    history: flags.history === undefined ? undefined : resolvePath(flags.history),
+    topic: flags.topic,
     alpha: numberFlag(flags, 'alpha', 0),
     p: numberFlag(flags, 'pipelining', 0),
     requestsPerConnection: numberFlag(flags, 'requests-per-connection', 1),
-    newPages: flags['new-pages'] as string | undefined,
+    newPages: flags['new-pages'],
     seed: intFlag(flags, 'policy-seed', 0),
   };
   const given = Object.entries(params).filter(([, v]) => v !== undefined);

@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { badOption } from '../errors.js';
 import { evaluateCrawl, type Evaluation } from '../ranking/evaluate.js';
-import { intFlag, parseFlags } from './args.js';
-import { onePositional, rangeFlag } from './rank-command.js';
+import { intFlag, rangeFlag } from './args.js';
+import { defineCommand } from './command.js';
+import { onePositional } from './rank-command.js';
 
-export const EVAL_USAGE = `crawlbench eval DB [--oracle DB] [--json] [--csv FILE] [--threshold G] [--points N]
+const USAGE = `crawlbench eval DB [--oracle DB] [--json] [--csv FILE] [--threshold G] [--points N]
 
 Measures how well a finished crawl ordered its fetches: the cumulative PageRank of pages in
 fetch order (against pages and time), its average (area under the curve; random = 0.5),
@@ -25,26 +26,25 @@ const OPTIONS = {
   csv: { type: 'string' },
   threshold: { type: 'string' },
   points: { type: 'string' },
-  help: { type: 'boolean' },
 } as const;
 
-export async function evalCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, OPTIONS);
-  if (flags.help) {
-    process.stdout.write(EVAL_USAGE + '\n');
+export const evalCommand = defineCommand({
+  name: 'eval',
+  summary: "measure a finished crawl's ordering against PageRank",
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags, positionals) {
+    const db = onePositional(positionals);
+    const threshold = rangeFlag(flags, 'threshold', (x) => x >= 0, 'a number >= 0');
+    const points = intFlag(flags, 'points', 2);
+    const csv = flags.csv;
+    const ev = evaluateCrawl(db, { oracle: flags.oracle, threshold, points });
+    if (csv !== undefined) writeCsv(csv, ev);
+    if (flags.json) process.stdout.write(JSON.stringify(ev) + '\n');
+    else process.stdout.write(evaluationText(ev) + '\n');
     return 0;
-  }
-  const db = onePositional(positionals);
-  const threshold = rangeFlag(flags, 'threshold', (x) => x >= 0, 'a number >= 0');
-  const points = intFlag(flags, 'points', 2);
-  const oracle = flags.oracle as string | undefined;
-  const csv = flags.csv as string | undefined;
-  const ev = evaluateCrawl(db, { oracle, threshold, points });
-  if (csv !== undefined) writeCsv(csv, ev);
-  if (flags.json) process.stdout.write(JSON.stringify(ev) + '\n');
-  else process.stdout.write(evaluationText(ev) + '\n');
-  return 0;
-}
+  },
+});
 
 function writeCsv(path: string, ev: Evaluation): void {
   const lines = ['fraction_pages,cumulative_pagerank,seconds,random,upper_bound'];

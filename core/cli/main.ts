@@ -1,50 +1,30 @@
 import { CrawlError } from '../errors.js';
 import { PARAMS } from '../policies/params.js';
-import { crawlCommand, CRAWL_USAGE } from './crawl-command.js';
-import { demoCommand, DEMO_USAGE } from './demo-command.js';
-import { evalCommand, EVAL_USAGE } from './eval-command.js';
-import { rankCommand, RANK_USAGE } from './rank-command.js';
-import { serveCommand, SERVE_USAGE } from './serve-command.js';
-import { simulateCommand, SIMULATE_USAGE } from './simulate-command.js';
-import { testwebCommand, TESTWEB_USAGE } from './testweb-command.js';
+import type { Command } from './command.js';
+import { crawlCommand } from './crawl-command.js';
+import { demoCommand } from './demo-command.js';
+import { evalCommand } from './eval-command.js';
+import { rankCommand } from './rank-command.js';
+import { serveCommand } from './serve-command.js';
+import { simulateCommand } from './simulate-command.js';
+import { testwebCommand } from './testweb-command.js';
 
-const USAGE = `crawlbench — a workbench for crawling a national web domain
+/** Every command, in the order `crawlbench --help` lists them: a new command is one entry here. */
+export const COMMANDS: readonly Command[] = [crawlCommand, demoCommand, testwebCommand, serveCommand, rankCommand, evalCommand, simulateCommand];
+
+/** `crawlbench --help`: each command's name and summary, then each command's usage. */
+export function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return `crawlbench — a workbench for crawling a national web domain
 
 usage: crawlbench <command> [options]   (crawlbench <command> --help for details)
 
 commands:
-  crawl     crawl (or resume) into a SQLite crawl database
-  demo      start the built-in demo web on loopback and crawl it to the end
-  testweb   serve a generated national web (or a graph from files) on loopback
-  rank      compute and store the PageRank of a crawl's pages (and sites)
-  eval      measure a finished crawl's ordering against PageRank
-  simulate  replay crawl policies on a stored web graph in virtual time and compare them
-  serve     the workbench in a browser: UI and API on 127.0.0.1, guarded by a token
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
 
-${CRAWL_USAGE}
-
-${DEMO_USAGE}
-
-${TESTWEB_USAGE}
-
-${SERVE_USAGE}
-
-${RANK_USAGE}
-
-${EVAL_USAGE}
-
-${SIMULATE_USAGE}
+${COMMANDS.map((c) => c.usage).join('\n\n')}
 `;
-
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  crawl: crawlCommand,
-  demo: demoCommand,
-  testweb: testwebCommand,
-  serve: serveCommand,
-  rank: rankCommand,
-  eval: evalCommand,
-  simulate: simulateCommand,
-};
+}
 
 /**
  * Entry point of the `crawlbench` command. Bad input prints one line naming the problem
@@ -53,16 +33,16 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(helpText());
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
     process.stderr.write(`crawlbench: unknown command "${name}" (try crawlbench --help)\n`);
     return 2;
   }
   try {
-    return await command(rest);
+    return await command.invoke(rest);
   } catch (err) {
     if (err instanceof CrawlError) {
       process.stderr.write(`crawlbench ${name}: ${cliMessage(err)} [${err.code}]\n`);

@@ -2,9 +2,10 @@ import { badOption } from '../errors.js';
 import { DEFAULT_DAMPING, DEFAULT_TOLERANCE } from '../ranking/pagerank.js';
 import { rankCrawl, type RankRunSummary } from '../ranking/rank-crawl.js';
 import { CrawlStore } from '../store/crawl-store.js';
-import { parseFlags, type Flags } from './args.js';
+import { rangeFlag } from './args.js';
+import { defineCommand } from './command.js';
 
-export const RANK_USAGE = `crawlbench rank DB [--damping D] [--tolerance T] [--site] [--json]
+const USAGE = `crawlbench rank DB [--damping D] [--tolerance T] [--site] [--json]
 
 Computes the PageRank of the crawl's link graph (every known page a node, every link an
 edge) and stores it in the database as a new run; eval and the historical policies use
@@ -19,49 +20,40 @@ const OPTIONS = {
   tolerance: { type: 'string' },
   site: { type: 'boolean' },
   json: { type: 'boolean' },
-  help: { type: 'boolean' },
 } as const;
 
-export async function rankCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, OPTIONS);
-  if (flags.help) {
-    process.stdout.write(RANK_USAGE + '\n');
+export const rankCommand = defineCommand({
+  name: 'rank',
+  summary: "compute and store the PageRank of a crawl's pages (and sites)",
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags, positionals) {
+    const db = onePositional(positionals);
+    const damping = rangeFlag(flags, 'damping', (x) => x >= 0 && x <= 1, 'a number in [0, 1]') ?? DEFAULT_DAMPING;
+    const tolerance = rangeFlag(flags, 'tolerance', (x) => x > 0, 'a number > 0') ?? DEFAULT_TOLERANCE;
+    // Opened for writing: stores the run, and migrates an older crawl file first.
+    const store = CrawlStore.open(db);
+    let result: ReturnType<typeof rankCrawl>;
+    try {
+      result = rankCrawl(store.db, { damping, tolerance, site: !!flags.site });
+    } finally {
+      store.close();
+    }
+    if (flags.json) process.stdout.write(JSON.stringify({ db, ...result }) + '\n');
+    else {
+      const parts = [runText('pages', result.page)];
+      if (result.site) parts.push(runText('sites', result.site));
+      process.stdout.write(parts.join('\n\n') + '\n');
+    }
     return 0;
-  }
-  const db = onePositional(positionals);
-  const damping = rangeFlag(flags, 'damping', (x) => x >= 0 && x <= 1, 'a number in [0, 1]') ?? DEFAULT_DAMPING;
-  const tolerance = rangeFlag(flags, 'tolerance', (x) => x > 0, 'a number > 0') ?? DEFAULT_TOLERANCE;
-  // Opened for writing: stores the run, and migrates an older crawl file first.
-  const store = CrawlStore.open(db);
-  let result: ReturnType<typeof rankCrawl>;
-  try {
-    result = rankCrawl(store.db, { damping, tolerance, site: !!flags.site });
-  } finally {
-    store.close();
-  }
-  if (flags.json) process.stdout.write(JSON.stringify({ db, ...result }) + '\n');
-  else {
-    const parts = [runText('pages', result.page)];
-    if (result.site) parts.push(runText('sites', result.site));
-    process.stdout.write(parts.join('\n\n') + '\n');
-  }
-  return 0;
-}
+  },
+});
 
 /** The single DB argument of rank and eval. */
 export function onePositional(positionals: string[]): string {
   if (positionals.length === 0) throw badOption('DB', 'required (the crawl database file)');
   if (positionals.length > 1) throw badOption('arguments', `one database expected, got ${positionals.length}: ${positionals.join(' ')}`);
   return positionals[0]!;
-}
-
-/** A numeric flag checked against a condition; the error names the option. */
-export function rangeFlag(flags: Flags, name: string, ok: (x: number) => boolean, what: string): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  const x = Number(v);
-  if (String(v).trim() === '' || !Number.isFinite(x) || !ok(x)) throw badOption(`--${name}`, `"${String(v)}" is not ${what}`);
-  return x;
 }
 
 function runText(label: string, r: RankRunSummary): string {

@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { startBrowserServer } from '../api/browser-server.js';
 import { EngineApi } from '../api/engine-api.js';
 import { badOption } from '../errors.js';
-import { intFlag, parseFlags } from './args.js';
+import { intFlag } from './args.js';
+import { defineCommand } from './command.js';
 
-export const SERVE_USAGE = `crawlbench serve [--dir WORKSPACE] [--port N]
+const USAGE = `crawlbench serve [--dir WORKSPACE] [--port N]
 
 Browser mode: serves the workbench and its API on 127.0.0.1 only, guarded by a random
 token; open the URL it prints. Crawls are kept in WORKSPACE (default ./crawls).
@@ -20,7 +21,6 @@ const OPTIONS = {
   port: { type: 'string' },
   'demo-log': { type: 'string' },
   'demo-port': { type: 'string' },
-  help: { type: 'boolean' },
 } as const;
 
 /** The renderer's build output, beside dist/core/ when compiled (dist/renderer). */
@@ -28,25 +28,26 @@ export function rendererDir(): string {
   return fileURLToPath(new URL('../../renderer/', import.meta.url)).replace(/[/\\]$/, '');
 }
 
-export async function serveCommand(argv: string[]): Promise<number> {
-  const { flags } = parseFlags(argv, OPTIONS);
-  if (flags.help) {
-    process.stdout.write(SERVE_USAGE + '\n');
+export const serveCommand = defineCommand({
+  name: 'serve',
+  summary: 'the workbench in a browser: UI and API on 127.0.0.1, guarded by a token',
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags) {
+    const demoPort = intFlag(flags, 'demo-port', 0);
+    if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
+    const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort });
+    const staticDir = rendererDir();
+    if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
+    const server = await startBrowserServer({ api, staticDir, port: intFlag(flags, 'port', 0) ?? 0 });
+    process.stdout.write(`crawlbench workbench: ${server.url}\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    // Pausing commits each running crawl's batch, so that all of them can be resumed later.
+    await api.close();
+    await server.close();
     return 0;
-  }
-  const demoPort = intFlag(flags, 'demo-port', 0);
-  if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
-  const api = new EngineApi((flags.dir as string | undefined) ?? 'crawls', { demoLog: flags['demo-log'] as string | undefined, demoPort });
-  const staticDir = rendererDir();
-  if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
-  const server = await startBrowserServer({ api, staticDir, port: intFlag(flags, 'port', 0) ?? 0 });
-  process.stdout.write(`crawlbench workbench: ${server.url}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  // Pausing commits each running crawl's batch, so that all of them can be resumed later.
-  await api.close();
-  await server.close();
-  return 0;
-}
+  },
+});

@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseDuration, parseSize } from '../config/units.js';
+import { parseSize } from '../config/units.js';
 import { badOption, CrawlError, ErrorCodes } from '../errors.js';
 import { formatDuration, historyFor, policyNames, prepare, simulate, type SimulateReport } from '../simulator/simulate.js';
 import { speedupGrid, type GridCell } from '../simulator/speedup.js';
-import { intFlag, listFlag, parseFlags, type Flags } from './args.js';
-import { rangeFlag } from './rank-command.js';
+import { choiceFlag, durationFlag, intFlag, listFlag, rangeFlag, type FlagsOf } from './args.js';
+import { defineCommand } from './command.js';
 
-export const SIMULATE_USAGE = `crawlbench simulate --graph SOURCE --policy P[,P...|all] [options]
+const USAGE = `crawlbench simulate --graph SOURCE --policy P[,P...|all] [options]
 
 Replays crawl policies on a stored web graph in virtual time, with the crawler's own
 scheduler and policies and a simulated network (design.md section 5), and compares them:
@@ -57,68 +57,71 @@ const OPTIONS = {
   'max-pages-per-site': { type: 'string' },
   csv: { type: 'string' },
   json: { type: 'boolean' },
-  help: { type: 'boolean' },
 } as const;
 
-export async function simulateCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, OPTIONS);
-  if (flags.help) {
-    process.stdout.write(SIMULATE_USAGE + '\n');
-    return 0;
-  }
-  if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}" (the graph goes in --graph)`);
-  const graph = flags.graph as string | undefined;
-  if (!graph) throw badOption('--graph', 'required: a dataset folder (pages.tsv.gz + links.tsv.gz) or a crawl database');
-  const policies = listFlag(flags, 'policy');
-  if (policies.length === 0) throw badOption('--policy', 'required: a policy name, a comma-separated list, or all');
-  const topic = flags.topic as string | undefined;
-  const names = policyNames(policies, topic);
-  const rs = intList(flags, 'r', 1, [256]);
-  const cs = intList(flags, 'c', 1, [1]);
-  const bandwidths = listFlag(flags, 'bandwidth').map((b) => positive('--bandwidth', parseSize('--bandwidth', b)));
-  if (bandwidths.length === 0) bandwidths.push(Infinity);
-  const common = {
-    w: flags.w === undefined ? 15_000 : parseDuration('--w', String(flags.w)),
-    batch: intFlag(flags, 'batch', 1) ?? null,
-    history: flags.history as string | undefined,
-    historyShare: rangeFlag(flags, 'history-share', (x) => x > 0 && x <= 1, 'a share in (0, 1]'),
-    topic,
-    seeds: flags.seeds === undefined ? undefined : readSeeds(String(flags.seeds)),
-    siteKey: choice(flags, 'site-key', ['host', 'domain'] as const, 'host'),
-    latency: choice(flags, 'latency', ['on', 'off'] as const, 'on') === 'on',
-    networkSeed: intFlag(flags, 'network-seed', 0) ?? 1,
-    maxPages: intFlag(flags, 'max-pages', 1) ?? null,
-    maxPagesPerSite: intFlag(flags, 'max-pages-per-site', 1) ?? null,
-  };
-  const progress = (msg: string) => process.stderr.write(msg + '\n');
-  const csv = flags.csv as string | undefined;
+type SimulateFlags = FlagsOf<typeof OPTIONS>;
 
-  if (rs.length > 1 || cs.length > 1 || bandwidths.length > 1) {
-    if (names.length !== 1) throw badOption('--policy', 'a speed-up table (several --r, --c or --bandwidth values) takes exactly one policy');
-    const p = prepare({ graph, seeds: common.seeds, siteKey: common.siteKey });
-    progress(`graph ${graph}: ${p.g.n} pages, ${p.g.sites.length} sites, ${p.reachableCount} reachable; ${rs.length * cs.length * bandwidths.length} simulations`);
-    const { history, historySource } = historyFor(names, common, p);
-    const cells = speedupGrid(p, names[0]!, { r: rs, c: cs, bandwidth: bandwidths }, { ...common, history: undefined }, (cell) =>
-      progress(`  c=${cell.c} B=${bw(cell.bandwidth)} r=${cell.r}: ${formatDuration(cell.simulatedSeconds)} (x${cell.speedup.toFixed(1)}), ${cell.wallSeconds.toFixed(1)} s`),
-      history,
-      historySource,
-    );
-    if (csv !== undefined) {
-      write(csv, ['c,bandwidth,r,pages,simulated_seconds,speedup,mean_open_connections',
-        ...cells.map((x) => [x.c, x.bandwidth, x.r, x.pagesFetched, x.simulatedSeconds, x.speedup, x.meanOpenConnections].join(','))]);
+export const simulateCommand = defineCommand({
+  name: 'simulate',
+  summary: 'replay crawl policies on a stored web graph in virtual time and compare them',
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags, positionals) {
+    if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}" (the graph goes in --graph)`);
+    const graph = flags.graph;
+    if (!graph) throw badOption('--graph', 'required: a dataset folder (pages.tsv.gz + links.tsv.gz) or a crawl database');
+    const policies = listFlag(flags, 'policy');
+    if (policies.length === 0) throw badOption('--policy', 'required: a policy name, a comma-separated list, or all');
+    const topic = flags.topic;
+    const names = policyNames(policies, topic);
+    const rs = intList(flags, 'r', 1, [256]);
+    const cs = intList(flags, 'c', 1, [1]);
+    const bandwidths = listFlag(flags, 'bandwidth').map((b) => positive('--bandwidth', parseSize('--bandwidth', b)));
+    if (bandwidths.length === 0) bandwidths.push(Infinity);
+    const common = {
+      w: durationFlag(flags, 'w') ?? 15_000,
+      batch: intFlag(flags, 'batch', 1) ?? null,
+      history: flags.history,
+      historyShare: rangeFlag(flags, 'history-share', (x) => x > 0 && x <= 1, 'a share in (0, 1]'),
+      topic,
+      seeds: flags.seeds === undefined ? undefined : readSeeds(flags.seeds),
+      siteKey: choiceFlag(flags, 'site-key', ['host', 'domain']) ?? 'host',
+      latency: (choiceFlag(flags, 'latency', ['on', 'off']) ?? 'on') === 'on',
+      networkSeed: intFlag(flags, 'network-seed', 0) ?? 1,
+      maxPages: intFlag(flags, 'max-pages', 1) ?? null,
+      maxPagesPerSite: intFlag(flags, 'max-pages-per-site', 1) ?? null,
+    };
+    const progress = (msg: string) => process.stderr.write(msg + '\n');
+    const csv = flags.csv;
+
+    if (rs.length > 1 || cs.length > 1 || bandwidths.length > 1) {
+      if (names.length !== 1) throw badOption('--policy', 'a speed-up table (several --r, --c or --bandwidth values) takes exactly one policy');
+      const p = prepare({ graph, seeds: common.seeds, siteKey: common.siteKey });
+      progress(`graph ${graph}: ${p.g.n} pages, ${p.g.sites.length} sites, ${p.reachableCount} reachable; ${rs.length * cs.length * bandwidths.length} simulations`);
+      const { history, historySource } = historyFor(names, common, p);
+      const cells = speedupGrid(p, names[0]!, { r: rs, c: cs, bandwidth: bandwidths }, { ...common, history: undefined }, (cell) =>
+        progress(`  c=${cell.c} B=${bw(cell.bandwidth)} r=${cell.r}: ${formatDuration(cell.simulatedSeconds)} (x${cell.speedup.toFixed(1)}), ${cell.wallSeconds.toFixed(1)} s`),
+        history,
+        historySource,
+      );
+      if (csv !== undefined) {
+        write(csv, ['c,bandwidth,r,pages,simulated_seconds,speedup,mean_open_connections',
+          ...cells.map((x) => [x.c, x.bandwidth, x.r, x.pagesFetched, x.simulatedSeconds, x.speedup, x.meanOpenConnections].join(','))]);
+      }
+      const out = { graph, policy: names[0], pages: p.g.n, sites: p.g.sites.length, w: common.w, cells };
+      process.stdout.write((flags.json ? JSON.stringify(out) : gridText(names[0]!, rs, cells)) + '\n');
+      return 0;
     }
-    const out = { graph, policy: names[0], pages: p.g.n, sites: p.g.sites.length, w: common.w, cells };
-    process.stdout.write((flags.json ? JSON.stringify(out) : gridText(names[0]!, rs, cells)) + '\n');
+
+    const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, onProgress: progress });
+    if (csv !== undefined) writeCurves(csv, report);
+    process.stdout.write((flags.json ? JSON.stringify(report) : reportText(report)) + '\n');
     return 0;
-  }
+  },
+});
 
-  const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, onProgress: progress });
-  if (csv !== undefined) writeCurves(csv, report);
-  process.stdout.write((flags.json ? JSON.stringify(report) : reportText(report)) + '\n');
-  return 0;
-}
-
-function intList(flags: Flags, name: string, min: number, def: number[]): number[] {
+/** A comma-separated list of whole numbers (--r 64,256,1024). */
+function intList(flags: SimulateFlags, name: 'r' | 'c', min: number, def: number[]): number[] {
   const list = listFlag(flags, name);
   if (list.length === 0) return def;
   return list.map((x) => {
@@ -131,13 +134,6 @@ function intList(flags: Flags, name: string, min: number, def: number[]): number
 function positive(option: string, n: number): number {
   if (!(n > 0)) throw badOption(option, `${n} is not a positive number of bytes per second`);
   return n;
-}
-
-function choice<T extends string>(flags: Flags, name: string, choices: readonly T[], def: T): T {
-  const v = flags[name];
-  if (v === undefined) return def;
-  if (!choices.includes(v as T)) throw badOption(`--${name}`, `"${String(v)}" (use ${choices.join(' or ')})`);
-  return v as T;
 }
 
 function readSeeds(path: string): string[] {

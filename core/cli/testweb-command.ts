@@ -4,9 +4,10 @@ import { generateWeb, type WebSpec } from '../testweb/generator.js';
 import { exportGraphDir, loadGraphDir } from '../testweb/graph-files.js';
 import { TestWebServer } from '../testweb/server.js';
 import { seedUrls, type Web } from '../testweb/web.js';
-import { intFlag, numberFlag, parseFlags, type Flags } from './args.js';
+import { intFlag, numberFlag, type FlagsOf } from './args.js';
+import { defineCommand } from './command.js';
 
-export const TESTWEB_USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 until interrupted
+const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 until interrupted
 
   --web-seed N           seed of the generated web (default 1): same seed, same web
   --sites N              ordinary sites (default 500)
@@ -42,14 +43,13 @@ const OPTIONS = {
   'bind-per-site': { type: 'boolean' },
   log: { type: 'string' },
   'seeds-out': { type: 'string' },
-  help: { type: 'boolean' },
 } as const;
 
-export function webFromFlags(flags: Flags): Web {
-  if (flags.graph) return loadGraphDir(String(flags.graph));
+export function webFromFlags(flags: FlagsOf<typeof OPTIONS>): Web {
+  if (flags.graph) return loadGraphDir(flags.graph);
   const revision = intFlag(flags, 'revision', 1) ?? 1;
   if (revision !== 1 && revision !== 2) throw badOption('--revision', 'must be 1 or 2');
-  const latencyText = (flags.latency as string | undefined) ?? '20';
+  const latencyText = flags.latency ?? '20';
   const spec: WebSpec = {
     seed: intFlag(flags, 'web-seed', 0) ?? 1,
     sites: intFlag(flags, 'sites', 1) ?? 500,
@@ -63,48 +63,49 @@ export function webFromFlags(flags: Flags): Web {
   return generateWeb(spec);
 }
 
-export async function testwebCommand(argv: string[]): Promise<number> {
-  const { flags } = parseFlags(argv, OPTIONS);
-  if (flags.help) {
-    process.stdout.write(TESTWEB_USAGE + '\n');
+export const testwebCommand = defineCommand({
+  name: 'testweb',
+  summary: 'serve a generated national web (or a graph from files) on loopback',
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags) {
+    const web = webFromFlags(flags);
+    if (flags.export) {
+      await exportGraphDir(web, flags.export);
+      process.stdout.write(JSON.stringify({ exported: flags.export, sites: web.sites.length, pages: web.pageCount }) + '\n');
+      return 0;
+    }
+    const server = new TestWebServer(web, {
+      port: intFlag(flags, 'port', 0) ?? 0,
+      timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
+      logFile: flags.log,
+      memoryLog: false,
+      bindPerSite: !!flags['bind-per-site'],
+    });
+    const port = await server.start();
+    const seeds = seedUrls(web, port);
+    if (flags['seeds-out']) writeFileSync(flags['seeds-out'], seeds.join('\n') + '\n');
+    const suffixes = [...new Set(web.sites.map((s) => s.host.slice(s.host.indexOf('.'))))];
+    const resolve =
+      server.addresses.size > 0
+        ? [...server.addresses].filter(([host, ip]) => host !== ip).map(([host, ip]) => `${host}=${ip}`).join(',')
+        : flags.graph
+          ? '*=127.0.0.1'
+          : suffixes.map((s) => `*${s}=127.0.0.1`).join(',');
+    process.stdout.write(
+      JSON.stringify({
+        url: `http://${server.addresses.values().next().value ?? '127.0.0.1'}:${port}`,
+        port,
+        resolve,
+        sites: web.sites.length,
+        pages: web.pageCount,
+      }) + '\n',
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await server.stop();
     return 0;
-  }
-  const web = webFromFlags(flags);
-  if (flags.export) {
-    await exportGraphDir(web, String(flags.export));
-    process.stdout.write(JSON.stringify({ exported: flags.export, sites: web.sites.length, pages: web.pageCount }) + '\n');
-    return 0;
-  }
-  const server = new TestWebServer(web, {
-    port: intFlag(flags, 'port', 0) ?? 0,
-    timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
-    logFile: flags.log as string | undefined,
-    memoryLog: false,
-    bindPerSite: !!flags['bind-per-site'],
-  });
-  const port = await server.start();
-  const seeds = seedUrls(web, port);
-  if (flags['seeds-out']) writeFileSync(String(flags['seeds-out']), seeds.join('\n') + '\n');
-  const suffixes = [...new Set(web.sites.map((s) => s.host.slice(s.host.indexOf('.'))))];
-  const resolve =
-    server.addresses.size > 0
-      ? [...server.addresses].filter(([host, ip]) => host !== ip).map(([host, ip]) => `${host}=${ip}`).join(',')
-      : flags.graph
-        ? '*=127.0.0.1'
-        : suffixes.map((s) => `*${s}=127.0.0.1`).join(',');
-  process.stdout.write(
-    JSON.stringify({
-      url: `http://${server.addresses.values().next().value ?? '127.0.0.1'}:${port}`,
-      port,
-      resolve,
-      sites: web.sites.length,
-      pages: web.pageCount,
-    }) + '\n',
-  );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await server.stop();
-  return 0;
-}
+  },
+});
