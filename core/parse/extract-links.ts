@@ -52,126 +52,153 @@ interface RawLink {
   kind: ExtractedLink['kind'];
 }
 
+type Attrs = Record<string, string>;
+
+const PARSER_OPTIONS = { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
+
 export function extractLinks(html: string, pageUrl: string): Extracted {
-  const raw: RawLink[] = [];
-  let baseHref: string | null = null;
-  let noindex = false;
-  let nofollowPage = false;
+  const scan = new PageScan();
+  new Parser(scan, PARSER_OPTIONS).end(html);
+  return scan.finish(pageUrl);
+}
 
+/**
+ * One page's parse state, and htmlparser2's callbacks (the parser calls them as methods of
+ * this object): one method per tag that matters. A class rather than closures over locals,
+ * so a page costs one object and no functions.
+ */
+class PageScan {
+  private readonly raw: RawLink[] = [];
+  private baseHref: string | null = null;
+  private noindex = false;
+  private nofollowPage = false;
   // The open <a>, collecting its text (and the alt of its images, used if it has no text).
-  let anchor: RawLink | null = null;
-  let anchorText = '';
-  let anchorAlt = '';
-  let title: string | null = null; // set once the first <title> closes
-  let titleText = '';
-  let inTitle = false;
-  let rawTextDepth = 0; // inside <script>/<style>: their "text" is code
-  let svgDepth = 0; // <svg><title> is a tooltip, not the page title
+  private anchor: RawLink | null = null;
+  private anchorText = '';
+  private anchorAlt = '';
+  private title: string | null = null; // set once the first <title> closes
+  private titleText = '';
+  private inTitle = false;
+  private rawTextDepth = 0; // inside <script>/<style>: their "text" is code
+  private svgDepth = 0; // <svg><title> is a tooltip, not the page title
 
-  const closeAnchor = () => {
-    if (anchor === null) return;
-    anchor.anchor = collapse(text(anchorText), MAX_ANCHOR) || collapse(anchorAlt, MAX_ANCHOR);
-    anchor = null;
-  };
+  onopentag(name: string, attrs: Attrs): void {
+    switch (name) {
+      case 'a':
+        return this.openA(attrs);
+      case 'area':
+        return this.openArea(attrs);
+      case 'frame':
+      case 'iframe':
+        return this.openFrame(name, attrs);
+      case 'img':
+        return this.openImg(attrs);
+      case 'base':
+        return this.openBase(attrs);
+      case 'meta':
+        return this.openMeta(attrs);
+      case 'title':
+        if (this.title === null && this.svgDepth === 0) this.inTitle = true;
+        return;
+      case 'script':
+      case 'style':
+        this.rawTextDepth++;
+        return;
+      case 'svg':
+        this.svgDepth++;
+        return;
+    }
+  }
 
-  const parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        switch (name) {
-          case 'a': {
-            closeAnchor(); // <a> cannot nest: a new one ends the previous (as browsers do)
-            const href = attr(attrs.href);
-            if (href === undefined) return;
-            anchor = { href, anchor: '', nofollow: hasNofollow(attr(attrs.rel)), kind: 'a' };
-            anchorText = '';
-            anchorAlt = '';
-            raw.push(anchor);
-            return;
-          }
-          case 'area':
-            if (attrs.href !== undefined) {
-              raw.push({ href: attr(attrs.href)!, anchor: collapse(attr(attrs.alt) ?? '', MAX_ANCHOR), nofollow: hasNofollow(attr(attrs.rel)), kind: 'area' });
-            }
-            return;
-          case 'frame':
-          case 'iframe':
-            if (attrs.src !== undefined) raw.push({ href: attr(attrs.src)!, anchor: '', nofollow: false, kind: name });
-            return;
-          case 'img':
-            if (anchor !== null && attrs.alt && anchorAlt.length < MAX_RAW_TEXT) anchorAlt += ' ' + attr(attrs.alt);
-            return;
-          case 'base':
-            if (baseHref === null && attrs.href !== undefined) baseHref = attr(attrs.href)!;
-            return;
-          case 'meta':
-            onMeta(attrs);
-            return;
-          case 'title':
-            if (title === null && svgDepth === 0) inTitle = true;
-            return;
-          case 'script':
-          case 'style':
-            rawTextDepth++;
-            return;
-          case 'svg':
-            svgDepth++;
-            return;
-        }
-      },
-      ontext(text) {
-        if (inTitle) {
-          if (titleText.length < MAX_RAW_TEXT) titleText += text;
-        } else if (anchor !== null && rawTextDepth === 0 && anchorText.length < MAX_RAW_TEXT) {
-          anchorText += text;
-        }
-      },
-      onclosetag(name) {
-        switch (name) {
-          case 'a':
-            closeAnchor();
-            return;
-          case 'title':
-            if (inTitle) {
-              inTitle = false;
-              title = collapse(text(titleText), MAX_TITLE);
-            }
-            return;
-          case 'script':
-          case 'style':
-            if (rawTextDepth > 0) rawTextDepth--;
-            return;
-          case 'svg':
-            if (svgDepth > 0) svgDepth--;
-            return;
-        }
-      },
-    },
-    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
+  ontext(text: string): void {
+    if (this.inTitle) {
+      if (this.titleText.length < MAX_RAW_TEXT) this.titleText += text;
+    } else if (this.anchor !== null && this.rawTextDepth === 0 && this.anchorText.length < MAX_RAW_TEXT) {
+      this.anchorText += text;
+    }
+  }
 
-  function onMeta(attrs: Record<string, string>): void {
+  onclosetag(name: string): void {
+    switch (name) {
+      case 'a':
+        return this.closeA();
+      case 'title':
+        return this.closeTitle();
+      case 'script':
+      case 'style':
+        if (this.rawTextDepth > 0) this.rawTextDepth--;
+        return;
+      case 'svg':
+        if (this.svgDepth > 0) this.svgDepth--;
+        return;
+    }
+  }
+
+  /** What the page held, once the parser has ended. */
+  finish(pageUrl: string): Extracted {
+    this.closeA();
+    if (this.inTitle) this.closeTitle(); // <title> never closed
+    return { title: this.title ?? '', links: resolveLinks(this.raw, this.baseHref, pageUrl), noindex: this.noindex, nofollow: this.nofollowPage };
+  }
+
+  private openA(attrs: Attrs): void {
+    this.closeA(); // <a> cannot nest: a new one ends the previous (as browsers do)
+    const href = attr(attrs.href);
+    if (href === undefined) return;
+    this.anchor = { href, anchor: '', nofollow: hasNofollow(attr(attrs.rel)), kind: 'a' };
+    this.anchorText = '';
+    this.anchorAlt = '';
+    this.raw.push(this.anchor);
+  }
+
+  private closeA(): void {
+    if (this.anchor === null) return;
+    this.anchor.anchor = collapse(text(this.anchorText), MAX_ANCHOR) || collapse(this.anchorAlt, MAX_ANCHOR);
+    this.anchor = null;
+  }
+
+  private openArea(attrs: Attrs): void {
+    if (attrs.href === undefined) return;
+    this.raw.push({ href: attr(attrs.href)!, anchor: collapse(attr(attrs.alt) ?? '', MAX_ANCHOR), nofollow: hasNofollow(attr(attrs.rel)), kind: 'area' });
+  }
+
+  private openFrame(name: 'frame' | 'iframe', attrs: Attrs): void {
+    if (attrs.src !== undefined) this.raw.push({ href: attr(attrs.src)!, anchor: '', nofollow: false, kind: name });
+  }
+
+  /** An image inside an open <a>: its alt is the anchor text if the <a> has no text of its own. */
+  private openImg(attrs: Attrs): void {
+    if (this.anchor !== null && attrs.alt && this.anchorAlt.length < MAX_RAW_TEXT) this.anchorAlt += ' ' + attr(attrs.alt);
+  }
+
+  private openBase(attrs: Attrs): void {
+    if (this.baseHref === null && attrs.href !== undefined) this.baseHref = attr(attrs.href)!;
+  }
+
+  /** A refresh directive is a link; <meta name=robots> sets noindex and nofollow for the page. */
+  private openMeta(attrs: Attrs): void {
     const content = attr(attrs.content);
     if (content === undefined) return;
     const httpEquiv = attr(attrs['http-equiv']);
     if (httpEquiv !== undefined && httpEquiv.trim().toLowerCase() === 'refresh') {
       const target = refreshUrl(content);
-      if (target !== null) raw.push({ href: target, anchor: '', nofollow: false, kind: 'refresh' });
+      if (target !== null) this.raw.push({ href: target, anchor: '', nofollow: false, kind: 'refresh' });
       return;
     }
     const metaName = attr(attrs.name);
     if (metaName === undefined || metaName.trim().toLowerCase() !== 'robots') return;
     for (const token of content.toLowerCase().split(/[\s,]+/)) {
-      if (token === 'noindex') noindex = true;
-      else if (token === 'nofollow') nofollowPage = true;
-      else if (token === 'none') noindex = nofollowPage = true;
+      if (token === 'noindex') this.noindex = true;
+      else if (token === 'nofollow') this.nofollowPage = true;
+      else if (token === 'none') this.noindex = this.nofollowPage = true;
     }
   }
 
-  parser.end(html);
-  closeAnchor();
-  if (inTitle) title = collapse(text(titleText), MAX_TITLE); // <title> never closed
-
-  return { title: title ?? '', links: resolveLinks(raw, baseHref, pageUrl), noindex, nofollow: nofollowPage };
+  private closeTitle(): void {
+    if (!this.inTitle) return;
+    this.inTitle = false;
+    this.title = collapse(text(this.titleText), MAX_TITLE);
+  }
 }
 
 /**
