@@ -11,11 +11,20 @@ import { defineCommand } from './command.js';
 import { runWithSignals } from './crawl-command.js';
 import { summaryText } from './output.js';
 
-const USAGE = `crawlbench demo [--db FILE] [--sites N] [--pages N] [--r N] [--c N] [--json]
+const USAGE = `crawlbench demo [options]
 
 Starts the demo national web (20,000 pages on 600 sites, latencies up to 20 ms) in its own
 process on 127.0.0.1, crawls it to the end with w = 50ms, r = 64, and prints the summary
-and where the database is. Nothing leaves this machine.`;
+and where the database is. Nothing leaves this machine.
+  --db FILE              the crawl database (default crawlbench-demo.db, or a new dated name
+                         if that one exists)
+  --sites N              demo sites (default 600)
+  --pages N              demo pages, about (default 20000)
+  --web-seed N           seed of the demo web (default 1): same seed, same web
+  --r N                  simultaneous connections (default 64)
+  --c N                  pages per keep-alive connection (default 10)
+  --json                 print the summary as one JSON object on stdout
+  --quiet                no live progress line`;
 
 const OPTIONS = {
   db: { type: 'string' },

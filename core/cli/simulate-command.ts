@@ -12,7 +12,9 @@ Replays crawl policies on a stored web graph in virtual time, with the crawler's
 scheduler and policies and a simulated network (design.md section 5), and compares them:
 average cumulative PageRank, Kendall's tau, pages needed for 50/80/95% of the PageRank, and
 the simulated crawl time. The truth is the PageRank of the part of the graph reachable from
-the seeds. SOURCE: a dataset folder (pages.tsv.gz + links.tsv.gz) or a crawl database.
+the seeds.
+  --graph SOURCE         the web graph: a dataset folder (pages.tsv.gz + links.tsv.gz) or a
+                         crawl database
   --policy P[,P...]      policies to compare; all = every policy (topic only with --topic),
                          including the references omniscient and historical-pagerank-omniscient
   --r N[,N...]           simultaneous connections (default 256)
