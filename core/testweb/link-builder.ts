@@ -63,118 +63,168 @@ export interface Carried {
 const PREFERENTIAL = 0.85;
 
 export function buildLinks(L: Layout, carried?: Carried): Csr {
-  const kept = carried?.links;
-  const keptParent = carried?.parent;
-  const attract = carried?.attract;
-  const { seed, ordinary, firsts, counts } = L;
-  const ordinaryPages = ordinary > 0 ? firsts[ordinary - 1]! + counts[ordinary - 1]! : 0;
-  const offsets = new Int32Array(L.pageCount + 1);
-  let targets = new Int32Array(Math.max(16, ordinaryPages * 6));
-  let len = 0;
-  const stamp = new Int32Array(L.pageCount).fill(-1); // stamp[t] === id: t already linked from id
-  const parents = new Int32Array(L.pageCount).fill(-1);
-  let self = 0;
-  const push = (t: number) => {
-    if (t === self || stamp[t] === self) return;
-    stamp[t] = self;
-    if (len === targets.length) {
-      const bigger = new Int32Array(targets.length * 2);
-      bigger.set(targets);
-      targets = bigger;
-    }
-    targets[len++] = t;
-  };
-  const discovery = discoveryLinks(L);
-  let nextDiscovery = 0;
+  return new LinkBuilder(L, carried).build();
+}
 
-  let maxCount = 0;
-  for (let s = 0; s < ordinary; s++) maxCount = Math.max(maxCount, counts[s]!);
-  const childStart = new Int32Array(maxCount + 1);
-  const cumAttract = new Float64Array(maxCount);
-  const children = new Int32Array(maxCount);
-  const parent = new Int32Array(maxCount);
+/**
+ * The CSR arrays being written, page by page in id order, and the scratch arrays reused by
+ * every site (sized for the largest). Each site draws from its own seeded stream, in a fixed
+ * order: its spanning tree, then per page the count of extra links and the links themselves.
+ */
+class LinkBuilder {
+  private readonly ordinaryPages: number;
+  private readonly offsets: Int32Array;
+  private targets: Int32Array;
+  private len = 0;
+  /** stamp[t] === self: t is already linked from the page being written, `self`. */
+  private readonly stamp: Int32Array;
+  private self = 0;
+  private readonly parents: Int32Array;
+  private readonly discovery: Float64Array;
+  private nextDiscovery = 0;
+  private readonly childStart: Int32Array;
+  private readonly cumAttract: Float64Array;
+  private readonly children: Int32Array;
+  private readonly parent: Int32Array;
+  /** push() as a function, for the carried links; made once per build. */
+  private readonly pushTarget = (t: number): void => this.push(t);
 
-  for (let s = 0; s < firsts.length; s++) {
-    const f = firsts[s]!;
-    const n = counts[s]!;
-    if (s >= ordinary) {
+  constructor(
+    private readonly L: Layout,
+    private readonly carried: Carried | undefined,
+  ) {
+    const { ordinary, firsts, counts } = L;
+    this.ordinaryPages = ordinary > 0 ? firsts[ordinary - 1]! + counts[ordinary - 1]! : 0;
+    this.offsets = new Int32Array(L.pageCount + 1);
+    this.targets = new Int32Array(Math.max(16, this.ordinaryPages * 6));
+    this.stamp = new Int32Array(L.pageCount).fill(-1);
+    this.parents = new Int32Array(L.pageCount).fill(-1);
+    this.discovery = discoveryLinks(L);
+    let maxCount = 0;
+    for (let s = 0; s < ordinary; s++) maxCount = Math.max(maxCount, counts[s]!);
+    this.childStart = new Int32Array(maxCount + 1);
+    this.cumAttract = new Float64Array(maxCount);
+    this.children = new Int32Array(maxCount);
+    this.parent = new Int32Array(maxCount);
+  }
+
+  build(): Csr {
+    const { firsts, ordinary, pageCount } = this.L;
+    for (let s = 0; s < firsts.length; s++) {
       // Fault sites: their pages are served by faults.ts and are not part of the graph.
-      offsets[f + 1] = len;
-      continue;
+      if (s >= ordinary) this.offsets[firsts[s]! + 1] = this.len;
+      else this.site(s);
     }
-    const t = L.traits[s]!;
-    const rng = new Rng(hash(seed, L.salt, s));
-    const u = (j: number) => (L.urlNums ? L.urlNums[f + j]! : j);
+    this.offsets[pageCount] = this.len;
+    return { offsets: this.offsets, targets: this.targets.slice(0, this.len), parents: this.parents };
+  }
+
+  private site(s: number): void {
+    const L = this.L;
+    const f = L.firsts[s]!;
+    const n = L.counts[s]!;
+    const rng = new Rng(hash(L.seed, L.salt, s));
+    const attract = this.carried?.attract;
     if (attract) {
       let acc = 0;
-      for (let j = 0; j < n; j++) cumAttract[j] = acc += attract[f + j]!;
+      for (let j = 0; j < n; j++) this.cumAttract[j] = acc += attract[f + j]!;
     }
+    this.tree(s, f, n, rng);
+    for (let j = 0; j < n; j++) this.page(s, f, n, j, rng);
+    this.offsets[f + n] = this.len;
+  }
 
-    // The spanning tree: parent of j is an earlier, fetchable HTML page. A page whose parent
-    // in the previous revision survived keeps it (the draws are made anyway, so the stream of
-    // the rest of the site does not depend on which parents were kept).
+  /**
+   * The spanning tree: parent of j is an earlier, fetchable HTML page. A page whose parent
+   * in the previous revision survived keeps it (the draws are made anyway, so the stream of
+   * the rest of the site does not depend on which parents were kept). Leaves each page's
+   * children in children[childStart[j] .. childStart[j + 1]), ascending.
+   */
+  private tree(s: number, f: number, n: number, rng: Rng): void {
+    const { seed, traits } = this.L;
+    const t = traits[s]!;
+    const keptParent = this.carried?.parent;
+    const { childStart, children, parent } = this;
     childStart.fill(0, 0, n + 1);
     for (let j = 1; j < n; j++) {
       const r = rng.float();
       let p = r < 0.5 ? Math.floor(j * rng.float()) : Math.floor(j * rng.float() * rng.float());
-      while (p > 0 && !isParentable(seed, s, t, u(p))) p >>= 1;
+      while (p > 0 && !isParentable(seed, s, t, this.urlNum(f, p))) p >>= 1;
       const old = keptParent ? keptParent(f + j) - f : -1;
       if (old >= 0 && old < j) p = old;
       parent[j] = p;
-      parents[f + j] = f + p;
+      this.parents[f + j] = f + p;
       childStart[p + 1]!++;
     }
     for (let j = 0; j < n; j++) childStart[j + 1]! += childStart[j]!;
-    const cursor = childStart.slice(0, n); // children of j end up in ascending order
+    const cursor = childStart.slice(0, n);
     for (let j = 1; j < n; j++) children[cursor[parent[j]!]!++] = j;
+  }
 
-    for (let j = 0; j < n; j++) {
-      const id = f + j;
-      self = id;
-      offsets[id] = len;
-      const extras = Math.min(80, Math.floor(Math.exp(0.8 * rng.normal() + 1.25)));
-      if (pageKind(seed, s, u(j)) !== PageKind.Html) {
-        // Discovery sources are always HTML, so nothing is pending here.
-        continue;
-      }
-      for (let c = childStart[j]!; c < childStart[j + 1]!; c++) push(f + children[c]!);
-      if (j === 0) {
-        for (let k = 1; k < Math.min(n, TOP_LINKS + 1); k++) push(f + k);
-        if (s === 0) {
-          for (let o = 1; o < Math.min(ordinary, PORTAL_LINKS + 1); o++) push(firsts[o]!);
-          for (let o = ordinary; o < firsts.length; o++) push(firsts[o]!);
-        }
-      }
-      const before = len;
-      if (kept) kept(id, push);
-      const todo = extras - (len - before);
-      for (let e = 0; e < todo; e++) {
-        if (rng.float() < CROSS_SHARE || n === 1) {
-          const r = rng.float();
-          const ts = r < 0.7 ? searchFirst(firsts, rng.int(ordinaryPages)) : rng.int(ordinary);
-          if (ts === s) continue;
-          const nt = counts[ts]!;
-          const k = rng.float() < 0.6 ? 0 : Math.floor(nt * rng.float() ** 3);
-          push(firsts[ts]! + k);
-        } else {
-          const r = rng.float();
-          let k: number;
-          if (attract && rng.float() < PREFERENTIAL) k = Math.min(n - 1, upperBound(cumAttract, n, rng.float() * cumAttract[n - 1]!));
-          else if (r < 0.2) k = Math.floor(n * rng.float() ** 3);
-          else if (r < 0.6) k = Math.min(n - 1, Math.max(0, j + Math.round(6 * rng.normal())));
-          else k = rng.int(n);
-          push(f + k);
-        }
-      }
-      while (nextDiscovery < discovery.length && Math.floor(discovery[nextDiscovery]! / DISC_SCALE) === id) {
-        push(firsts[discovery[nextDiscovery]! % DISC_SCALE]!);
-        nextDiscovery++;
+  /** Page j's links: its tree children, home-page links, carried links, extras, discovery links. */
+  private page(s: number, f: number, n: number, j: number, rng: Rng): void {
+    const { seed, ordinary, firsts } = this.L;
+    const id = f + j;
+    this.self = id;
+    this.offsets[id] = this.len;
+    const extras = Math.min(80, Math.floor(Math.exp(0.8 * rng.normal() + 1.25)));
+    // Discovery sources are always HTML, so nothing is pending for other pages.
+    if (pageKind(seed, s, this.urlNum(f, j)) !== PageKind.Html) return;
+    for (let c = this.childStart[j]!; c < this.childStart[j + 1]!; c++) this.push(f + this.children[c]!);
+    if (j === 0) {
+      for (let k = 1; k < Math.min(n, TOP_LINKS + 1); k++) this.push(f + k);
+      if (s === 0) {
+        for (let o = 1; o < Math.min(ordinary, PORTAL_LINKS + 1); o++) this.push(firsts[o]!);
+        for (let o = ordinary; o < firsts.length; o++) this.push(firsts[o]!);
       }
     }
-    offsets[f + n] = len;
+    const before = this.len;
+    this.carried?.links(id, this.pushTarget);
+    const todo = extras - (this.len - before);
+    for (let e = 0; e < todo; e++) this.extraLink(s, f, n, j, rng);
+    const discovery = this.discovery;
+    while (this.nextDiscovery < discovery.length && Math.floor(discovery[this.nextDiscovery]! / DISC_SCALE) === id) {
+      this.push(firsts[discovery[this.nextDiscovery]! % DISC_SCALE]!);
+      this.nextDiscovery++;
+    }
   }
-  offsets[L.pageCount] = len;
-  return { offsets, targets: targets.slice(0, len), parents };
+
+  /** One extra link of page j: to another site's home or top pages, or inside the site. */
+  private extraLink(s: number, f: number, n: number, j: number, rng: Rng): void {
+    const { ordinary, firsts, counts } = this.L;
+    if (rng.float() < CROSS_SHARE || n === 1) {
+      const r = rng.float();
+      const ts = r < 0.7 ? searchFirst(firsts, rng.int(this.ordinaryPages)) : rng.int(ordinary);
+      if (ts === s) return;
+      const nt = counts[ts]!;
+      const k = rng.float() < 0.6 ? 0 : Math.floor(nt * rng.float() ** 3);
+      this.push(firsts[ts]! + k);
+    } else {
+      const r = rng.float();
+      let k: number;
+      if (this.carried?.attract && rng.float() < PREFERENTIAL) k = Math.min(n - 1, upperBound(this.cumAttract, n, rng.float() * this.cumAttract[n - 1]!));
+      else if (r < 0.2) k = Math.floor(n * rng.float() ** 3);
+      else if (r < 0.6) k = Math.min(n - 1, Math.max(0, j + Math.round(6 * rng.normal())));
+      else k = rng.int(n);
+      this.push(f + k);
+    }
+  }
+
+  private push(t: number): void {
+    const self = this.self;
+    if (t === self || this.stamp[t] === self) return;
+    this.stamp[t] = self;
+    if (this.len === this.targets.length) {
+      const bigger = new Int32Array(this.targets.length * 2);
+      bigger.set(this.targets);
+      this.targets = bigger;
+    }
+    this.targets[this.len++] = t;
+  }
+
+  private urlNum(f: number, j: number): number {
+    return this.L.urlNums ? this.L.urlNums[f + j]! : j;
+  }
 }
 
 /** First j in [0, n) with cum[j] > x. */
