@@ -8,7 +8,7 @@ import { CrawlCounters, type CrawlContext } from '../../core/engine/context.js';
 import { discover } from '../../core/engine/discovery.js';
 import { knownUrls } from '../../core/engine/page-processor.js';
 import { SiteRegistry } from '../../core/engine/site-registry.js';
-import { policyContext } from '../../core/policies/context.js';
+import { policyContext } from '../../core/engine/policy-context.js';
 import { createPolicy } from '../../core/policies/registry.js';
 import type { Clock } from '../../core/scheduler/clock.js';
 import { Scheduler } from '../../core/scheduler/scheduler.js';

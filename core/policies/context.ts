@@ -1,19 +1,3 @@
-import type { CrawlSettings } from '../config/settings.js';
-import { Scope } from '../url/scope.js';
-
-/** The factory context of a crawl's policy, from its settings (the crawler's side of createPolicy). */
-export function policyContext(settings: CrawlSettings): PolicyContext {
-  let scope: Scope | null = null;
-  return {
-    batch: settings.batch,
-    maxPages: settings.maxPages,
-    inScope: (url) => {
-      scope ??= new Scope({ ...settings.scope, seedHosts: settings.seeds.map((s) => new URL(s).hostname) });
-      return scope.inScope(url);
-    },
-  };
-}
-
 /**
  * What a policy factory may know about the crawl it is built for. Every field is optional
  * so that the simulator (or a test) can build a policy from less.
@@ -25,7 +9,12 @@ export interface PolicyContext {
   maxPages?: number | null;
   /** Whether a canonical URL is in this crawl's scope (to check that --history is about it). */
   inScope?: (url: string) => boolean;
-  /** Old PageRank by canonical URL from a history file (default: pageRankByUrl of a crawl database). */
+  /**
+   * Old PageRank by canonical URL from a history (--history): the only way a policy gets one,
+   * since policies open no database. The crawler reads an earlier crawl's database
+   * (engine/policy-context.ts), the simulator passes the map it was given. Without it, a
+   * policy that needs a history is refused.
+   */
   loadHistory?: (path: string) => ReadonlyMap<string, number>;
   /** The true final PageRank by canonical URL: only the simulator knows it (omniscient policies). */
   oracle?: ReadonlyMap<string, number>;

@@ -80,6 +80,8 @@ describe('policy registry', () => {
     const outOfScope = { loadHistory: () => new Map([['http://old.test/', 1]]), inScope: (u: string) => u.startsWith('http://new.test/') };
     expect(() => createPolicy('historical-pagerank-zero', { history: 'old.db' }, outOfScope)).toThrow(/--history: old\.db holds no page/);
     expect(() => createPolicy('quality', { history: 'old.db' }, outOfScope)).toThrow(/--history/);
+    // A policy opens no database: without the context's loader, a history is refused.
+    expect(() => createPolicy('historical-pagerank-zero', { history: 'old.db' })).toThrow(/--history: old\.db cannot be read here/);
     try {
       createPolicy('performance', { alpha: 2 });
     } catch (err) {
