@@ -1,6 +1,9 @@
+import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // For the renderer's component tests (test/renderer), which mount .vue files.
+  plugins: [vue()],
   test: {
     include: ['test/**/*.test.ts'],
     // Integration tests start real servers and crawls; they get generous time and run

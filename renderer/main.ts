@@ -3,6 +3,7 @@ import { createApp } from 'vue';
 import App from './App.vue';
 import { connectApi } from './api/connect.js';
 import { provideApi } from './api/instance.js';
+import { createWorkbenchRouter } from './router.js';
 import './style.css';
 
 async function start(): Promise<void> {
@@ -16,7 +17,9 @@ async function start(): Promise<void> {
     document.getElementById('app')!.replaceChildren(p);
     return;
   }
-  createApp(App).use(createPinia()).mount('#app');
+  // The router is made after connectApi has taken ?token= off the address: hash history keeps
+  // whatever precedes the # in every address it makes.
+  createApp(App).use(createPinia()).use(createWorkbenchRouter()).mount('#app');
 }
 
 void start();

@@ -16,7 +16,8 @@ export async function connectApi(): Promise<CrawlbenchApi> {
   if (window.crawlbench) return window.crawlbench;
   const token = new URLSearchParams(location.search).get('token') ?? sessionStorage.getItem('crawlbench-token') ?? '';
   sessionStorage.setItem('crawlbench-token', token);
-  if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
+  // The hash stays: it is the workbench's place (#/crawls/demo1/live).
+  if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const conn = await connectWebSocket(`${scheme}://${location.host}/api?token=${encodeURIComponent(token)}`);
   return conn.api;

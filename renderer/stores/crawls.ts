@@ -1,93 +1,84 @@
-/** Crawls in the workspace, the policies, and the actions that change a crawl's state. */
-import { defineStore } from 'pinia';
-import type { CrawlInfo, CreateCrawlRequest, CrawlStateEvent, ParsedSeeds, PolicyDescription } from '../../core/api/contract.js';
-import { useApi } from '../api/instance.js';
-import { userError, type UserError } from '../lib/user-error.js';
-
 /**
- * Every action has a key ('create', 'pause:demo1', ...) with its own pending flag and error,
- * so that an error is shown where its action was taken, and goes away when dismissed or when
- * the action is tried again, instead of one banner following the user from view to view.
+ * The crawls of the workspace and what changes a crawl's state (start, pause, resume, stop,
+ * delete), plus the analyses run from the Crawls view. Which crawl a view shows is not kept
+ * here: it is in the route (/crawls/:id/...), so a reload keeps the place.
  */
-export const useCrawlsStore = defineStore('crawls', {
-  state: () => ({
-    crawls: [] as CrawlInfo[],
-    policies: [] as PolicyDescription[],
-    /** The crawl the Live and Inspector views show. */
-    selectedId: null as string | null,
-    pending: {} as Record<string, boolean>,
-    errors: {} as Record<string, UserError>,
-  }),
-  getters: {
-    selected(state): CrawlInfo | null {
-      return state.crawls.find((c) => c.id === state.selectedId) ?? null;
-    },
-  },
-  actions: {
-    async refresh() {
-      this.crawls = await useApi().listCrawls();
-    },
-    async loadPolicies() {
-      if (this.policies.length === 0) this.policies = await useApi().listPolicies();
-    },
-    parseSeeds(text: string): Promise<ParsedSeeds> {
-      return useApi().parseSeeds(text);
-    },
-    /** Applies a state event at once, so buttons follow without waiting for a refresh. */
-    applyState(e: CrawlStateEvent) {
-      const c = this.crawls.find((x) => x.id === e.crawlId);
-      if (c) c.status = e.status;
-      void this.refresh();
-    },
-    errorOf(key: string): UserError | null {
-      return this.errors[key] ?? null;
-    },
-    dismiss(key: string) {
-      delete this.errors[key];
-    },
-    async run<T>(key: string, fn: () => Promise<T>): Promise<T | null> {
-      this.pending[key] = true;
-      delete this.errors[key];
-      try {
-        return await fn();
-      } catch (err) {
-        this.errors[key] = userError(err);
-        return null;
-      } finally {
-        delete this.pending[key];
-      }
-    },
-    async create(req: CreateCrawlRequest): Promise<CrawlInfo | null> {
-      const info = await this.run('create', () => useApi().createCrawl(req));
-      if (info) {
-        this.selectedId = info.id;
-        await this.refresh();
-      }
-      return info;
-    },
-    async start(id: string) {
-      this.selectedId = id;
-      await this.run(`start:${id}`, () => useApi().start(id));
-      await this.refresh();
-    },
-    async pause(id: string) {
-      await this.run(`pause:${id}`, () => useApi().pause(id));
-      await this.refresh();
-    },
-    async resume(id: string) {
-      this.selectedId = id;
-      await this.run(`start:${id}`, () => useApi().resume(id));
-      await this.refresh();
-    },
-    /** Ends the crawl for good (the view asks for confirmation first). */
-    async stop(id: string) {
-      await this.run(`stop:${id}`, () => useApi().stop(id));
-      await this.refresh();
-    },
-    async remove(id: string) {
-      await this.run(`delete:${id}`, () => useApi().deleteCrawl(id));
-      if (this.selectedId === id && !this.errors[`delete:${id}`]) this.selectedId = null;
-      await this.refresh();
-    },
-  },
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { CrawlInfo, CrawlStateEvent, EvaluationDto, PageRankResultDto, Unsubscribe } from '../../core/api/contract.js';
+import { useApi } from '../api/instance.js';
+import { asyncActions } from '../lib/async-action.js';
+
+/** 'list', or an action on one crawl: 'pause:demo1'. Resume and start share `start:`. */
+export type CrawlActionKey = 'list' | `${'start' | 'pause' | 'stop' | 'delete' | 'analyse'}:${string}`;
+
+/** The last analysis asked for, with its result once it came (its error is `analyse:<id>`). */
+export type Analysis = { crawlId: string } & ({ what: 'PageRank'; result: PageRankResultDto | null } | { what: 'evaluation'; result: EvaluationDto | null });
+
+export type AnalysisKind = Analysis['what'];
+
+export const useCrawlsStore = defineStore('crawls', () => {
+  const { run, status } = asyncActions<CrawlActionKey>();
+  const crawls = ref<CrawlInfo[]>([]);
+  /** False until the first list came: a view tells "not loaded yet" from "no such crawl". */
+  const loaded = ref(false);
+  const analysis = ref<Analysis | null>(null);
+  let analysesAsked = 0;
+
+  function byId(id: string | null | undefined): CrawlInfo | null {
+    return id ? (crawls.value.find((c) => c.id === id) ?? null) : null;
+  }
+
+  async function refresh(): Promise<void> {
+    const out = await run('list', () => useApi().listCrawls());
+    if (out.ok && !out.stale) {
+      crawls.value = out.value;
+      loaded.value = true;
+    }
+  }
+
+  /** Applies a state event at once, so buttons follow without waiting for a refresh. */
+  function applyState(e: CrawlStateEvent): void {
+    const c = byId(e.crawlId);
+    if (c) c.status = e.status;
+    void refresh();
+  }
+
+  /** Follows state changes made anywhere (another window, the CLI, a run ending). */
+  function subscribe(): Unsubscribe {
+    return useApi().onCrawlState(applyState);
+  }
+
+  /** Runs one action on a crawl, then refreshes the list; true when the action succeeded. */
+  async function act(key: CrawlActionKey, fn: () => Promise<unknown>): Promise<boolean> {
+    const out = await run(key, fn);
+    await refresh();
+    return out.ok;
+  }
+
+  const start = (id: string) => act(`start:${id}`, () => useApi().start(id));
+  const pause = (id: string) => act(`pause:${id}`, () => useApi().pause(id));
+  const resume = (id: string) => act(`start:${id}`, () => useApi().resume(id));
+  /** Ends the crawl for good (the view asks for confirmation first). */
+  const stop = (id: string) => act(`stop:${id}`, () => useApi().stop(id));
+  const remove = (id: string) => act(`delete:${id}`, () => useApi().deleteCrawl(id));
+
+  async function analyse(crawlId: string, what: AnalysisKind): Promise<void> {
+    const asked = ++analysesAsked;
+    analysis.value = { crawlId, what, result: null };
+    // Shown only if it is still the analysis asked for last (another may have been meanwhile).
+    const show = (a: Analysis) => {
+      if (asked === analysesAsked) analysis.value = a;
+    };
+    const key = `analyse:${crawlId}` as const;
+    if (what === 'PageRank') {
+      const out = await run(key, () => useApi().runPageRank(crawlId));
+      if (out.ok) show({ crawlId, what, result: out.value });
+    } else {
+      const out = await run(key, () => useApi().runEvaluation(crawlId));
+      if (out.ok) show({ crawlId, what, result: out.value });
+    }
+  }
+
+  return { ...status, crawls, loaded, analysis, byId, refresh, applyState, subscribe, start, pause, resume, stop, remove, analyse };
 });

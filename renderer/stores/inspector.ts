@@ -1,33 +1,30 @@
 /** The Page inspector: one page of one crawl, with its in- and out-links. */
 import { defineStore } from 'pinia';
+import { ref } from 'vue';
 import type { PageDetail } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
-import { userError } from '../lib/user-error.js';
+import { asyncActions } from '../lib/async-action.js';
 
-export const useInspectorStore = defineStore('inspector', {
-  state: () => ({
-    url: '',
-    page: null as PageDetail | null,
-    notFound: false,
-    error: null as string | null,
-    loading: false,
-  }),
-  actions: {
-    async lookup(crawlId: string, url: string) {
-      this.url = url.trim();
-      this.error = null;
-      this.notFound = false;
-      if (!this.url) return;
-      this.loading = true;
-      try {
-        this.page = await useApi().getPage(crawlId, this.url);
-        this.notFound = this.page === null;
-      } catch (err) {
-        this.page = null;
-        this.error = userError(err).text;
-      } finally {
-        this.loading = false;
-      }
-    },
-  },
+export const useInspectorStore = defineStore('inspector', () => {
+  const { run, status } = asyncActions<'lookup'>();
+  /** The crawl and URL last looked up (the page shown belongs to them). */
+  const crawlId = ref<string | null>(null);
+  const url = ref('');
+  const page = ref<PageDetail | null>(null);
+  const notFound = ref(false);
+
+  /** Looks a URL up; an empty one clears the page. A later lookup wins over a slower earlier one. */
+  async function lookup(id: string, rawUrl: string): Promise<void> {
+    const target = rawUrl.trim();
+    if (id !== crawlId.value) page.value = null;
+    crawlId.value = id;
+    url.value = target;
+    notFound.value = false;
+    const out = await run('lookup', async () => (target ? useApi().getPage(id, target) : null));
+    if (out.stale) return;
+    page.value = out.ok ? out.value : null;
+    notFound.value = out.ok && out.value === null && target !== '';
+  }
+
+  return { ...status, crawlId, url, page, notFound, lookup };
 });

@@ -6,6 +6,7 @@ import { BoundedSeries } from '../../renderer/lib/bounded-series.js';
 import { useCrawlsStore } from '../../renderer/stores/crawls.js';
 import { useInspectorStore } from '../../renderer/stores/inspector.js';
 import { SERIES_MAX, useLiveStore } from '../../renderer/stores/live.js';
+import { useNewCrawlStore } from '../../renderer/stores/new-crawl.js';
 import { fakeApi, stats } from './fake-api.js';
 
 let fake: ReturnType<typeof fakeApi>;
@@ -16,51 +17,104 @@ beforeEach(() => {
 });
 
 describe('crawls store', () => {
-  it('creates a crawl, selects it, and follows start, pause and resume', async () => {
+  it('follows start, pause and resume of a crawl the new-crawl store created', async () => {
     const crawls = useCrawlsStore();
-    const info = await crawls.create({ name: 'demo', demoWeb: true });
+    const info = await useNewCrawlStore().create({ name: 'demo', demoWeb: true });
     expect(info?.id).toBe('demo');
-    expect(crawls.selected?.id).toBe('demo');
-    await crawls.start('demo');
-    expect(crawls.selected?.status).toBe('running');
+    // The list is fresh as soon as create returns: Live can show the crawl at once.
+    expect(crawls.byId('demo')?.status).toBe('created');
+    expect(crawls.loaded).toBe(true);
+    expect(await crawls.start('demo')).toBe(true);
+    expect(crawls.byId('demo')?.status).toBe('running');
     await crawls.pause('demo');
-    expect(crawls.selected?.status).toBe('paused');
+    expect(crawls.byId('demo')?.status).toBe('paused');
     await crawls.resume('demo');
     expect(fake.calls.filter((c) => !c.startsWith('list'))).toEqual(['createCrawl', 'start demo', 'pause demo', 'resume demo']);
   });
 
-  it('keeps an error that crossed the transport with its action, in words, until dismissed or tried again', async () => {
+  it('refuses to delete a running crawl, with the error kept at that crawl, but deletes a paused one', async () => {
     const crawls = useCrawlsStore();
-    expect(await crawls.create({ name: 'x' })).toBeNull();
-    expect(crawls.errorOf('create')).toEqual({ field: null, code: 'CRAWL_BAD_SEED', text: 'No seed' });
-    expect(crawls.pending.create).toBeUndefined();
-    // A field's error loses its field name (and any CLI flag) in front: the form shows it at the field.
-    expect(await crawls.create({ name: 'x', demoWeb: true, w: 4e6 })).toBeNull();
-    expect(crawls.errorOf('create')).toEqual({ field: 'w', code: 'CRAWL_BAD_OPTION', text: 'Must be a duration from 0 ms to 1 hour' });
-    expect(crawls.errorOf('pause:x')).toBeNull();
-    crawls.dismiss('create');
-    expect(crawls.errorOf('create')).toBeNull();
-    expect(await crawls.create({ name: 'y', demoWeb: true })).not.toBeNull();
-  });
-
-  it('refuses to delete a running crawl but deletes a paused one', async () => {
-    const crawls = useCrawlsStore();
-    await crawls.create({ name: 'a', demoWeb: true });
+    await useNewCrawlStore().create({ name: 'a', demoWeb: true });
+    await useNewCrawlStore().create({ name: 'b', demoWeb: true });
     await crawls.start('a');
-    await crawls.remove('a');
+    expect(await crawls.remove('a')).toBe(false);
     expect(crawls.errorOf('delete:a')?.code).toBe('CRAWL_DB_LOCKED');
-    expect(crawls.crawls.map((c) => c.id)).toEqual(['a']);
+    expect(crawls.errorOf('delete:b')).toBeNull();
+    expect(crawls.crawls.map((c) => c.id)).toEqual(['a', 'b']);
     await crawls.pause('a');
-    await crawls.remove('a');
-    expect(crawls.crawls).toEqual([]);
-    expect(crawls.selectedId).toBeNull();
+    expect(await crawls.remove('a')).toBe(true);
+    expect(crawls.errorOf('delete:a')).toBeNull();
+    expect(crawls.crawls.map((c) => c.id)).toEqual(['b']);
+    expect(crawls.byId('a')).toBeNull();
   });
 
-  it('applies crawl state events at once', async () => {
+  it('applies crawl state events at once, from its own subscription', async () => {
     const crawls = useCrawlsStore();
-    await crawls.create({ name: 'a', demoWeb: true });
-    crawls.applyState({ crawlId: 'a', status: 'finished' });
-    expect(crawls.selected?.status).toBe('finished');
+    await useNewCrawlStore().create({ name: 'a', demoWeb: true });
+    const off = crawls.subscribe();
+    fake.emitState({ crawlId: 'a', status: 'finished' });
+    expect(crawls.byId('a')?.status).toBe('finished');
+    off();
+    fake.emitState({ crawlId: 'a', status: 'running' });
+    expect(crawls.byId('a')?.status).toBe('finished');
+  });
+
+  it('keeps a failed analysis at its crawl, and shows only the analysis asked for last', async () => {
+    const crawls = useCrawlsStore();
+    await crawls.analyse('a', 'PageRank');
+    expect(crawls.analysis).toEqual({ crawlId: 'a', what: 'PageRank', result: null });
+    expect(crawls.errorOf('analyse:a')?.text).toBe('Not yet');
+
+    let finish!: () => void;
+    const run = { kind: 'page', runId: 1, damping: 0.85, tolerance: 1e-6, iterations: 3, delta: 0, nodes: 2, edges: 1, loadSeconds: 0, computeSeconds: 0, storeSeconds: 0, top: [{ name: 'http://a.test/', value: 0.6 }] } as const;
+    fake.api.runPageRank = (id) => new Promise((resolve) => (finish = () => resolve({ page: { ...run, runId: id === 'a' ? 1 : 2 } })));
+    const slow = crawls.analyse('a', 'PageRank');
+    expect(crawls.isPending('analyse:a')).toBe(true);
+    expect(crawls.errorOf('analyse:a')).toBeNull();
+    const first = finish;
+    const fast = crawls.analyse('b', 'PageRank');
+    finish();
+    await fast;
+    first();
+    await slow;
+    expect(crawls.analysis?.crawlId).toBe('b');
+    expect(crawls.analysis?.what === 'PageRank' && crawls.analysis.result?.page.runId).toBe(2);
+  });
+});
+
+describe('new-crawl store', () => {
+  it('keeps a refused creation with its action, in words, until dismissed or tried again', async () => {
+    const newCrawl = useNewCrawlStore();
+    expect(await newCrawl.create({ name: 'x' })).toBeNull();
+    expect(newCrawl.errorOf('create')).toEqual({ field: null, code: 'CRAWL_BAD_SEED', text: 'No seed' });
+    expect(newCrawl.pending.create).toBeUndefined();
+    // A field's error loses its field name (and any CLI flag) in front: the form shows it at the field.
+    expect(await newCrawl.create({ name: 'x', demoWeb: true, w: 4e6 })).toBeNull();
+    expect(newCrawl.errorOf('create')).toEqual({ field: 'w', code: 'CRAWL_BAD_OPTION', text: 'Must be a duration from 0 ms to 1 hour' });
+    expect(useCrawlsStore().errorOf('pause:x')).toBeNull();
+    newCrawl.dismiss('create');
+    expect(newCrawl.errorOf('create')).toBeNull();
+    expect(await newCrawl.create({ name: 'y', demoWeb: true })).not.toBeNull();
+    expect(useCrawlsStore().byId('y')).not.toBeNull();
+  });
+
+  it('loads the policies once, and keeps only the reading of the latest seed text', async () => {
+    const newCrawl = useNewCrawlStore();
+    await newCrawl.loadPolicies();
+    await newCrawl.loadPolicies();
+    expect(newCrawl.policies.map((p) => p.name)).toEqual(['breadth-first']);
+
+    const parse = fake.api.parseSeeds;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    fake.api.parseSeeds = async (text) => (text === 'slow' && (await gate), parse(text));
+    const older = newCrawl.parseSeeds('slow');
+    await newCrawl.parseSeeds('http://a.test/');
+    release();
+    await older;
+    expect(newCrawl.seeds?.urls).toEqual(['http://a.test/']);
+    await newCrawl.parseSeeds('  ');
+    expect(newCrawl.seeds).toBeNull();
   });
 });
 
@@ -93,12 +147,37 @@ describe('live store', () => {
     expect(live.latest).toBeNull();
   });
 
+  it('takes samples from its own subscription to stats events', () => {
+    const live = useLiveStore();
+    live.watch('a');
+    const off = live.subscribe();
+    fake.emitStats(stats('a', 1));
+    expect(live.latest?.pages).toBe(10);
+    off();
+    fake.emitStats(stats('a', 2));
+    expect(live.latest?.pages).toBe(10);
+  });
+
   it('fetches the top sites and recent errors of the crawl it shows', async () => {
     const live = useLiveStore();
     live.watch('a');
     await live.refreshTables();
     expect(live.topSites[0]?.host).toBe('a.test');
     expect(live.errors[0]?.code).toBe('CRAWL_HTTP_4XX');
+    expect(live.parked[0]?.host).toBe('b.test');
+  });
+
+  it('keeps a failed refresh of the tables as its own error, gone on the next good one', async () => {
+    const live = useLiveStore();
+    live.watch('a');
+    const listSites = fake.api.listSites;
+    fake.api.listSites = () => Promise.reject(Object.assign(new Error('crawl is being deleted'), { code: 'CRAWL_DB_LOCKED' }));
+    await live.refreshTables();
+    expect(live.errorOf('tables')?.text).toBe('Crawl is being deleted');
+    fake.api.listSites = listSites;
+    await live.refreshTables();
+    expect(live.errorOf('tables')).toBeNull();
+    expect(live.topSites).toHaveLength(1);
   });
 });
 
@@ -110,6 +189,32 @@ describe('inspector store', () => {
     await inspector.lookup('a', 'http://a.test/missing');
     expect(inspector.page).toBeNull();
     expect(inspector.notFound).toBe(true);
+  });
+
+  it('shows the page of the latest lookup even when an earlier one answers later, and its error in words', async () => {
+    const inspector = useInspectorStore();
+    const getPage = fake.api.getPage;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    fake.api.getPage = async (id, url) => (url.endsWith('/slow') && (await gate), getPage(id, url));
+    const older = inspector.lookup('a', 'http://a.test/slow');
+    expect(inspector.isPending('lookup')).toBe(true);
+    await inspector.lookup('a', 'http://a.test/new');
+    release();
+    await older;
+    expect(inspector.page?.url).toBe('http://a.test/new');
+    expect(inspector.isPending('lookup')).toBe(false);
+
+    fake.api.getPage = () => Promise.reject(Object.assign(new Error('no such crawl'), { code: 'CRAWL_NOT_FOUND' }));
+    await inspector.lookup('b', 'http://a.test/new');
+    expect(inspector.page).toBeNull();
+    expect(inspector.errorOf('lookup')).toEqual({ field: null, code: 'CRAWL_NOT_FOUND', text: 'No such crawl' });
+    // An empty URL clears the page without asking the engine.
+    fake.api.getPage = getPage;
+    await inspector.lookup('a', 'http://a.test/x');
+    await inspector.lookup('a', '  ');
+    expect(inspector.page).toBeNull();
+    expect(inspector.notFound).toBe(false);
   });
 });
 

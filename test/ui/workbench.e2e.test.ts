@@ -88,6 +88,7 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     await page.getByTestId('c').fill('5');
     await page.getByTestId('create').click();
     await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/crawls/demo1/live');
 
     await expect.poll(pagesShown, { timeout: 20_000 }).toBeGreaterThan(0);
     const firstCount = await pagesShown();
@@ -115,15 +116,31 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     // The README's screenshot is refreshed on request only, so a test run leaves the tree clean.
     if (process.env.UPDATE_SCREENSHOTS) copyFileSync(join(ARTIFACTS, 'live.png'), join(DOCS, 'live-view.png'));
 
-    await page.getByRole('button', { name: 'Crawls' }).click();
+    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
     const row = page.locator('tr[data-crawl="demo1"]');
     await expect.poll(() => row.locator('td').nth(1).innerText()).toBe('finished');
-    await page.getByRole('button', { name: 'New crawl' }).click();
-    await page.getByRole('button', { name: 'Crawls' }).click();
+    await page.getByRole('link', { name: 'New crawl', exact: true }).click();
+    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
     await row.locator('[data-action="open"]').click();
     await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
     expect(await page.getByTestId('status').innerText()).toBe('finished');
   }, 300_000);
+
+  it('keeps the crawl shown across a reload of its address, with the token out of the address', async () => {
+    expect(new URL(page.url()).hash).toBe('#/crawls/demo1/live');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
+    // The crawl itself, not only its name: its status and pages come from the engine again.
+    await expect.poll(() => page.getByTestId('status').innerText(), { timeout: 10_000 }).toBe('finished');
+    expect(await pagesShown()).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: 'Live', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(page.url()).not.toContain('token=');
+    // Back and forward move between places as they do between pages.
+    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('heading', { name: 'Crawls' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
+  }, 60_000);
 
   it('shows a hostile page title as text in the Page inspector', async () => {
     const created = await httpCall(serve.origin, serve.token, 'createCrawl', [
@@ -137,8 +154,8 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     };
     await expect.poll(status, { timeout: 30_000 }).toBe('finished');
 
-    await page.getByRole('button', { name: 'Crawls' }).click();
-    await page.locator('tr[data-crawl="xss"]').getByRole('button', { name: 'Inspect pages' }).click();
+    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.locator('tr[data-crawl="xss"]').getByRole('link', { name: 'Inspect pages' }).click();
     await page.getByTestId('inspect-url').fill(`http://a.test:${xssPort}/evil`);
     await page.getByRole('button', { name: 'Look up' }).click();
     const title = page.getByTestId('page-title');
@@ -146,6 +163,12 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     expect(await title.innerText()).toBe(XSS_TITLE);
     expect(await page.locator('[data-testid="page"] img').count()).toBe(0);
     await expect.poll(() => page.getByText('the <b>evil</b> page').count()).toBeGreaterThan(0);
+    // The page looked up is part of the address: a reload shows it again, still as text.
+    expect(new URL(page.url()).hash).toMatch(/^#\/crawls\/xss\/pages\?url=/);
+    await page.reload();
+    await title.waitFor();
+    expect(await title.innerText()).toBe(XSS_TITLE);
+    expect(await page.locator('[data-testid="page"] img').count()).toBe(0);
     expect(dialogs).toEqual([]);
     expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
   }, 60_000);

@@ -1,0 +1,40 @@
+/**
+ * The workbench's addresses. Hash history: `crawlbench serve` serves the page from one path
+ * behind a token cookie, and Electron loads it from a file, so the place lives after the #
+ * (#/crawls/demo1/live), which no server sees and a reload keeps.
+ *
+ * The crawl a view shows is the route's `:id`, handed to the view as a prop; Live and the
+ * Page inspector also have an address without one, where they say how to pick a crawl.
+ */
+import { createRouter, createWebHashHistory, type RouteRecordRaw, type RouterHistory } from 'vue-router';
+import CrawlsView from './views/CrawlsView.vue';
+import InspectorView from './views/InspectorView.vue';
+import LiveView from './views/LiveView.vue';
+import NewCrawlView from './views/NewCrawlView.vue';
+
+/** The tab a route belongs to (the tab bar marks it as the current page). */
+export type Tab = 'new' | 'live' | 'crawls' | 'inspector';
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    tab?: Tab;
+  }
+}
+
+const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/', redirect: '/new' },
+  { path: '/new', name: 'new', component: NewCrawlView, meta: { tab: 'new' } },
+  { path: '/crawls', name: 'crawls', component: CrawlsView, meta: { tab: 'crawls' } },
+  { path: '/crawls/:id/live', name: 'live', component: LiveView, props: true, meta: { tab: 'live' } },
+  // ?url= is the page looked up, so that a reload or Back shows it again.
+  { path: '/crawls/:id/pages', name: 'pages', component: InspectorView, props: (r) => ({ id: one(r.params.id), url: one(r.query.url) }), meta: { tab: 'inspector' } },
+  { path: '/live', name: 'live-none', component: LiveView, meta: { tab: 'live' } },
+  { path: '/pages', name: 'pages-none', component: InspectorView, meta: { tab: 'inspector' } },
+  { path: '/:unknown(.*)*', redirect: '/new' },
+];
+
+export function createWorkbenchRouter(history: RouterHistory = createWebHashHistory()) {
+  return createRouter({ history, routes });
+}

@@ -1,0 +1,125 @@
+// @vitest-environment happy-dom
+/**
+ * The workbench's addresses, with the real App, views and stores over the in-memory API:
+ * the crawl shown is the route's, an address opened afresh (a reload) shows the same place,
+ * Live and Page inspector without a crawl say how to pick one, and creating a crawl goes to
+ * its Live address.
+ */
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryHistory, type Router } from 'vue-router';
+import { provideApi } from '../../renderer/api/instance.js';
+import App from '../../renderer/App.vue';
+import { createWorkbenchRouter } from '../../renderer/router.js';
+import { crawlInfo, fakeApi } from './fake-api.js';
+
+let fake: ReturnType<typeof fakeApi>;
+let wrapper: VueWrapper | null = null;
+
+beforeEach(() => {
+  fake = fakeApi();
+  fake.crawls.set('demo1', crawlInfo('demo1', { status: 'finished', pagesFetched: 1234, demoWeb: true }));
+  fake.crawls.set('other', crawlInfo('other', { status: 'paused' }));
+  provideApi(fake.api);
+});
+afterEach(() => {
+  wrapper?.unmount();
+  wrapper = null;
+});
+
+/** The workbench opened at `path`, as a fresh page load (new stores, new router). */
+async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
+  const router = createWorkbenchRouter(createMemoryHistory());
+  await router.push(path);
+  // LineChart draws on a canvas, which happy-dom has not: the charts are the e2e test's.
+  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true } }, attachTo: document.body });
+  await router.isReady();
+  await flushPromises();
+  return { router, w: wrapper };
+}
+
+const heading = (w: VueWrapper) => w.find('h2').text();
+const currentTab = (w: VueWrapper) => w.findAll('nav a[aria-current="page"]').map((a) => a.text());
+
+describe('routes', () => {
+  it('shows the crawl named in the address, as a reload of /crawls/:id/live would', async () => {
+    const { w } = await open('/crawls/demo1/live');
+    expect(heading(w)).toBe('Live — demo1');
+    expect(w.find('[data-testid="status"]').text()).toBe('finished');
+    expect(w.find('[data-testid="pages"]').text()).toBe('1,234');
+    expect(currentTab(w)).toEqual(['Live']);
+    expect(w.find('.top .selected').text()).toBe('demo1 · finished');
+  });
+
+  it('says how to pick a crawl on Live and Page inspector without one, and names a crawl that is not there', async () => {
+    const { router, w } = await open('/live');
+    expect(heading(w)).toBe('Live');
+    expect(w.find('[data-testid="no-crawl"]').text()).toMatch(/No crawl selected/);
+    await router.push('/pages');
+    await flushPromises();
+    expect(heading(w)).toBe('Page inspector');
+    expect(w.find('[data-testid="no-crawl"]').text()).toMatch(/Open a crawl first/);
+    expect(w.find('[data-testid="inspect-url"]').exists()).toBe(false);
+    await router.push('/crawls/gone/live');
+    await flushPromises();
+    expect(heading(w)).toBe('Live — gone');
+    expect(w.find('[data-testid="no-crawl"]').text()).toMatch(/no crawl named “gone”/);
+  });
+
+  it('opens the page inspector at the page in the address, and a lookup changes the address', async () => {
+    const { router, w } = await open('/crawls/demo1/pages?url=http%3A%2F%2Fa.test%2Fevil');
+    expect(heading(w)).toBe('Page inspector — demo1');
+    expect(w.find('[data-testid="page-title"]').text()).toBe('<img src=x onerror=alert(1)>');
+    expect(w.find('[data-testid="page"] img').exists()).toBe(false);
+    await w.find('[data-testid="inspect-url"]').setValue('http://a.test/missing');
+    await w.find('form.lookup').trigger('submit');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/crawls/demo1/pages?url=http://a.test/missing');
+    expect(w.find('[data-testid="page"]').exists()).toBe(false);
+    expect(w.text()).toMatch(/This crawl does not know that URL/);
+    router.back();
+    await flushPromises();
+    await new Promise((r) => setTimeout(r, 0));
+    await flushPromises();
+    expect(w.find('[data-testid="page-title"]').exists()).toBe(true);
+  });
+
+  it('keeps the tabs on the crawl last opened, and marks the current one', async () => {
+    const { router, w } = await open('/crawls');
+    expect(currentTab(w)).toEqual(['Crawls']);
+    expect(w.find('nav a[data-tab="live"]').attributes('href')).toBe('/live');
+    await w.find('tr[data-crawl="other"] [data-action="open"]').trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/crawls/other/live');
+    expect(heading(w)).toBe('Live — other');
+    await w.find('nav a[data-tab="crawls"]').trigger('click');
+    await flushPromises();
+    expect(heading(w)).toBe('Crawls');
+    expect(w.find('nav a[data-tab="live"]').attributes('href')).toBe('/crawls/other/live');
+    expect(w.find('nav a[data-tab="inspector"]').attributes('href')).toBe('/crawls/other/pages');
+    await w.find('nav a[data-tab="live"]').trigger('click');
+    await flushPromises();
+    expect(heading(w)).toBe('Live — other');
+    expect(currentTab(w)).toEqual(['Live']);
+  });
+
+  it('goes to the new crawl’s Live address once it is created and started', async () => {
+    const { router, w } = await open('/');
+    expect(router.currentRoute.value.fullPath).toBe('/new');
+    expect(heading(w)).toBe('New crawl');
+    expect(w.text()).toMatch(/breadth-first/);
+    await w.find('[data-testid="name"]').setValue('fresh');
+    await w.find('form.new-crawl').trigger('submit');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/crawls/fresh/live');
+    expect(heading(w)).toBe('Live — fresh');
+    expect(w.find('[data-testid="status"]').text()).toBe('running');
+    expect(fake.calls.filter((c) => !c.startsWith('list'))).toEqual(['createCrawl', 'start fresh']);
+  });
+
+  it('leaves New crawl for an unknown address', async () => {
+    const { router } = await open('/no/such/place');
+    expect(router.currentRoute.value.fullPath).toBe('/new');
+  });
+});
