@@ -26,18 +26,44 @@ export function generateCrawl(path: string, pages: number, links: number, seed =
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144'); // 256 MiB
   const rng = new Rng(seed);
+  const sites = siteLayout(pages);
+  const deg = outDegrees(rng, pages, links);
 
-  // Site sizes: Zipf-like weights 1/(rank+10), at least one page each.
-  const nSites = Math.max(1, Math.round(pages / 100));
-  const weights = Array.from({ length: nSites }, (_, s) => 1 / (s + 10));
+  db.exec('BEGIN');
+  insertSites(db, sites);
+  insertPages(db, sites, pages);
+  insertLinks(db, rng, sites, deg);
+  for (const index of READ_INDEXES) db.exec(index.sql); // a finished crawl has them
+  db.prepare("INSERT INTO meta(key, value) VALUES ('state', 'finished') ON CONFLICT(key) DO UPDATE SET value = excluded.value").run();
+  db.exec('COMMIT');
+  db.pragma('journal_mode = WAL');
+  db.close();
+  return { pages, links, sites: sites.count, seconds: (performance.now() - t0) / 1000 };
+}
+
+interface Sites {
+  count: number;
+  /** First page of each site; siteStart[count] = pages. */
+  start: Int32Array;
+  /** Site of each page. */
+  of: Int32Array;
+}
+
+/** Site sizes: Zipf-like weights 1/(rank+10), at least one page each. */
+function siteLayout(pages: number): Sites {
+  const count = Math.max(1, Math.round(pages / 100));
+  const weights = Array.from({ length: count }, (_, s) => 1 / (s + 10));
   const wsum = weights.reduce((a, b) => a + b, 0);
-  const siteStart = new Int32Array(nSites + 1);
-  for (let s = 0; s < nSites; s++) siteStart[s + 1] = siteStart[s]! + Math.max(1, Math.floor((pages - nSites) * (weights[s]! / wsum)) + 1);
-  siteStart[nSites] = pages; // the last site absorbs rounding
-  const siteOf = new Int32Array(pages);
-  for (let s = 0; s < nSites; s++) siteOf.fill(s, siteStart[s]!, siteStart[s + 1]!);
+  const start = new Int32Array(count + 1);
+  for (let s = 0; s < count; s++) start[s + 1] = start[s]! + Math.max(1, Math.floor((pages - count) * (weights[s]! / wsum)) + 1);
+  start[count] = pages; // the last site absorbs rounding
+  const of = new Int32Array(pages);
+  for (let s = 0; s < count; s++) of.fill(s, start[s]!, start[s + 1]!);
+  return { count, start, of };
+}
 
-  // Out-degrees: exponential around the mean, 10% dangling, then nudged to sum exactly.
+/** Out-degrees: exponential around the mean, 10% dangling, then nudged to sum exactly. */
+function outDegrees(rng: Rng, pages: number, links: number): Int32Array {
   const deg = new Int32Array(pages);
   const mean = links / (pages * 0.9);
   let total = 0;
@@ -51,66 +77,71 @@ export function generateCrawl(path: string, pages: number, links: number, seed =
     if (total < links && deg[i]! > 0 && deg[i]! < pages - 1) (deg[i]!++, total++);
     else if (total > links && deg[i]! > 1) (deg[i]!--, total--);
   }
+  return deg;
+}
 
-  db.exec('BEGIN');
-  const insertSites = db.prepare('INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (?, ?, ?, ?)');
-  for (let s = 0; s < nSites; s++) {
-    const size = siteStart[s + 1]! - siteStart[s]!;
-    insertSites.run(s + 1, `s${s}.bench.test`, size, size);
+function insertSites(db: Database.Database, sites: Sites): void {
+  const insert = db.prepare('INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (?, ?, ?, ?)');
+  for (let s = 0; s < sites.count; s++) {
+    const size = sites.start[s + 1]! - sites.start[s]!;
+    insert.run(s + 1, `s${s}.bench.test`, size, size);
   }
+}
+
+function insertPages(db: Database.Database, sites: Sites, pages: number): void {
   const PAGE_ROWS = 100;
   const pageSql = (k: number) =>
     'INSERT INTO pages(id, url, site_id, depth, status, fetch_seq, fetched_at) VALUES ' +
     Array(k).fill("(?, ?, ?, 1, 'fetched', ?, ?)").join(', ');
-  const insertPages = db.prepare(pageSql(PAGE_ROWS));
+  const insert = db.prepare(pageSql(PAGE_ROWS));
   let params: unknown[] = [];
-  const flushPages = (final: boolean) => {
-    if (params.length === 0) return;
-    (final ? db.prepare(pageSql(params.length / 5)) : insertPages).run(params);
-    params = [];
-  };
   for (let i = 0; i < pages; i++) {
-    const s = siteOf[i]!;
-    params.push(i + 1, `http://s${s}.bench.test/p${i - siteStart[s]!}`, s + 1, i + 1, 1.7e12 + i * 10);
-    if (params.length === PAGE_ROWS * 5) flushPages(false);
+    const s = sites.of[i]!;
+    params.push(i + 1, `http://s${s}.bench.test/p${i - sites.start[s]!}`, s + 1, i + 1, 1.7e12 + i * 10);
+    if (params.length === PAGE_ROWS * 5) {
+      insert.run(params);
+      params = [];
+    }
   }
-  flushPages(true);
+  if (params.length > 0) db.prepare(pageSql(params.length / 5)).run(params);
+}
 
+function insertLinks(db: Database.Database, rng: Rng, sites: Sites, deg: Int32Array): void {
   const LINK_ROWS = 400;
   const linkSql = (k: number) => 'INSERT INTO links(src, dst) VALUES ' + Array(k).fill('(?, ?)').join(', ');
-  const insertLinks = db.prepare(linkSql(LINK_ROWS));
+  const insert = db.prepare(linkSql(LINK_ROWS));
   const buf: number[] = [];
   const chosen = new Set<number>();
-  for (let i = 0; i < pages; i++) {
-    chosen.clear();
-    const s = siteOf[i]!;
-    const start = siteStart[s]!;
-    const size = siteStart[s + 1]! - start;
-    let tries = 0;
-    while (chosen.size < deg[i]!) {
-      let t: number;
-      if (tries++ > 4 * deg[i]! + 20) t = rng.int(pages); // a crowded small site: any page
-      else if (rng.float() < 0.85) t = start + Math.floor(size * rng.float() ** 3);
-      else {
-        const ts = Math.floor(nSites * rng.float() ** 2);
-        t = siteStart[ts]! + Math.floor((siteStart[ts + 1]! - siteStart[ts]!) * rng.float() ** 4);
-      }
-      if (t !== i) chosen.add(t);
-    }
+  for (let i = 0; i < deg.length; i++) {
+    chooseTargets(rng, sites, i, deg[i]!, chosen);
     // Ascending (src, dst) order appends to the primary-key B-tree instead of splitting it.
     for (const t of [...chosen].sort((a, b) => a - b)) {
       buf.push(i + 1, t + 1);
       if (buf.length === LINK_ROWS * 2) {
-        insertLinks.run(buf);
+        insert.run(buf);
         buf.length = 0;
       }
     }
   }
   if (buf.length) db.prepare(linkSql(buf.length / 2)).run(buf);
-  for (const index of READ_INDEXES) db.exec(index.sql); // a finished crawl has them
-  db.prepare("INSERT INTO meta(key, value) VALUES ('state', 'finished') ON CONFLICT(key) DO UPDATE SET value = excluded.value").run();
-  db.exec('COMMIT');
-  db.pragma('journal_mode = WAL');
-  db.close();
-  return { pages, links, sites: nSites, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Page i's `degree` distinct targets: 85% inside its site, towards its first pages. */
+function chooseTargets(rng: Rng, sites: Sites, i: number, degree: number, chosen: Set<number>): void {
+  chosen.clear();
+  const s = sites.of[i]!;
+  const start = sites.start[s]!;
+  const size = sites.start[s + 1]! - start;
+  const pages = sites.of.length;
+  let tries = 0;
+  while (chosen.size < degree) {
+    let t: number;
+    if (tries++ > 4 * degree + 20) t = rng.int(pages); // a crowded small site: any page
+    else if (rng.float() < 0.85) t = start + Math.floor(size * rng.float() ** 3);
+    else {
+      const ts = Math.floor(sites.count * rng.float() ** 2);
+      t = sites.start[ts]! + Math.floor((sites.start[ts + 1]! - sites.start[ts]!) * rng.float() ** 4);
+    }
+    if (t !== i) chosen.add(t);
+  }
 }
