@@ -67,79 +67,45 @@ export function contentSecurityPolicy(port: number): string {
   ].join('; ');
 }
 
+/** What the handlers need; `port` is known once the server listens. */
+interface Served {
+  api: CrawlbenchApi;
+  staticDir: string;
+  token: string;
+  port: number;
+}
+
+/** The Host headers that name this server. */
+function hostsOf(s: Served): string[] {
+  return [`127.0.0.1:${s.port}`, `localhost:${s.port}`];
+}
+
+function originsOf(s: Served): string[] {
+  return hostsOf(s).map((h) => `http://${h}`);
+}
+
 export async function startBrowserServer(opts: BrowserServerOptions): Promise<BrowserServer> {
-  const token = opts.token ?? newToken();
-  let port = 0;
-  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
-  const origins = () => hosts().map((h) => `http://${h}`);
+  const served: Served = { api: opts.api, staticDir: opts.staticDir, token: opts.token ?? newToken(), port: 0 };
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: Error) => {
+    handle(served, req, res).catch((err: Error) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`internal error: ${err.message}\n`);
     });
   });
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('Content-Security-Policy', contentSecurityPolicy(port));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Cache-Control', 'no-store');
-    if (!hosts().includes(req.headers.host ?? '')) return text(res, 403, 'wrong Host header\n');
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    } catch {
-      return text(res, 400, 'bad request target\n');
-    }
-    if (url.pathname === '/api/call') return apiCall(req, res);
-    if (!requestAuthorized(req, token)) return text(res, 401, 'crawlbench: open the URL (with ?token=) printed by `crawlbench serve`\n');
-    if (url.searchParams.has('token')) {
-      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${requestToken(req)}; HttpOnly; SameSite=Strict; Path=/`);
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'method not allowed\n');
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      return text(res, 400, 'malformed percent-encoding in the path\n');
-    }
-    return serveStatic(res, opts.staticDir, path);
-  }
-  async function apiCall(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const foreign = foreignRequest(req, origins());
-    if (foreign) return text(res, 403, `crawlbench: the API answers only its own page (${foreign})\n`);
-    if (!tokenMatches(bearerToken(req), token)) return text(res, 401, 'crawlbench: /api/call wants the token in an `Authorization: Bearer` header\n');
-    if (req.method !== 'POST') return text(res, 405, 'POST a call message\n');
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return text(res, 415, 'crawlbench: /api/call wants Content-Type: application/json\n');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of req) {
-      size += (c as Buffer).length;
-      if (size > 4 * 1024 * 1024) return text(res, 413, 'too large\n');
-      chunks.push(c as Buffer);
-    }
-    let msg: unknown;
-    try {
-      msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      return text(res, 400, 'not JSON\n');
-    }
-    if (!isRpcMessage(msg)) return text(res, 400, 'not a call message\n');
-    const reply = await dispatch(opts.api, msg);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(reply));
-  }
-  const ws = attachWebSocketApi(server, opts.api, { token, allowedOrigins: origins, allowedHosts: hosts });
+  const ws = attachWebSocketApi(server, opts.api, {
+    token: served.token,
+    allowedOrigins: () => originsOf(served),
+    allowedHosts: () => hostsOf(served),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
-  port = (server.address() as { port: number }).port;
+  const port = (served.port = (server.address() as { port: number }).port);
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}/?token=${served.token}`,
     port,
-    token,
+    token: served.token,
     close: () =>
       new Promise<void>((resolve) => {
         ws.close();
@@ -147,6 +113,60 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         server.close(() => resolve());
       }),
   };
+}
+
+async function handle(s: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(s.port));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cache-Control', 'no-store');
+  if (!hostsOf(s).includes(req.headers.host ?? '')) return text(res, 403, 'wrong Host header\n');
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return text(res, 400, 'bad request target\n');
+  }
+  if (url.pathname === '/api/call') return apiCall(s, req, res);
+  if (!requestAuthorized(req, s.token)) return text(res, 401, 'crawlbench: open the URL (with ?token=) printed by `crawlbench serve`\n');
+  if (url.searchParams.has('token')) {
+    res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${requestToken(req)}; HttpOnly; SameSite=Strict; Path=/`);
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'method not allowed\n');
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return text(res, 400, 'malformed percent-encoding in the path\n');
+  }
+  return serveStatic(res, s.staticDir, path);
+}
+
+async function apiCall(s: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const foreign = foreignRequest(req, originsOf(s));
+  if (foreign) return text(res, 403, `crawlbench: the API answers only its own page (${foreign})\n`);
+  if (!tokenMatches(bearerToken(req), s.token)) return text(res, 401, 'crawlbench: /api/call wants the token in an `Authorization: Bearer` header\n');
+  if (req.method !== 'POST') return text(res, 405, 'POST a call message\n');
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') return text(res, 415, 'crawlbench: /api/call wants Content-Type: application/json\n');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > 4 * 1024 * 1024) return text(res, 413, 'too large\n');
+    chunks.push(c as Buffer);
+  }
+  let msg: unknown;
+  try {
+    msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return text(res, 400, 'not JSON\n');
+  }
+  if (!isRpcMessage(msg)) return text(res, 400, 'not a call message\n');
+  const reply = await dispatch(s.api, msg);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(reply));
 }
 
 function text(res: ServerResponse, status: number, body: string): void {
