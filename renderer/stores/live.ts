@@ -1,31 +1,23 @@
 /**
- * Live statistics of the selected crawl. Every series is a BoundedSeries: however long the
- * crawl runs, the renderer holds at most a few hundred points per chart.
+ * Live statistics of the selected crawl. The charts start from the crawl's stored timeline
+ * (its whole history, x = the crawl's own running time from 0, so a reopened or reloaded
+ * crawl shows everything), then follow its live events. Every series is a BoundedSeries:
+ * however long the crawl runs, the renderer holds at most a few hundred points per chart.
  */
 import { defineStore } from 'pinia';
 import { markRaw, ref, shallowRef } from 'vue';
 import type { ParkedSiteDto, RecentError, SiteRowDto, StatsEvent, Unsubscribe } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
-import { BoundedSeries } from '../lib/bounded-series.js';
+import { LiveSeries, SERIES_MAX } from '../lib/live-series.js';
 
-export const SERIES_MAX = 400;
+export { SERIES_MAX };
 
-function makeSeries() {
-  // markRaw: Vue must not make thousands of points reactive; `version` triggers redraws.
-  return markRaw({
-    pagesPerSecond: new BoundedSeries(SERIES_MAX),
-    bytesPerSecond: new BoundedSeries(SERIES_MAX),
-    openConnections: new BoundedSeries(SERIES_MAX),
-    r: new BoundedSeries(SERIES_MAX),
-    sitesWithPending: new BoundedSeries(SERIES_MAX),
-    queued: new BoundedSeries(SERIES_MAX),
-    pagerankVsPages: new BoundedSeries(SERIES_MAX),
-  });
-}
+/** markRaw: Vue must not make thousands of points reactive; `version` triggers redraws. */
+const makeSeries = () => markRaw(new LiveSeries());
 
 export const useLiveStore = defineStore('live', () => {
-  const { run, status } = asyncActions<'tables' | 'parked'>();
+  const { run, status } = asyncActions<'tables' | 'parked' | 'timeline'>();
   const crawlId = ref<string | null>(null);
   const latest = ref<StatsEvent | null>(null);
   const series = shallowRef(makeSeries());
@@ -36,8 +28,8 @@ export const useLiveStore = defineStore('live', () => {
   /** Parked sites and the pages they skipped: asked again only when the error count moves. */
   const parked = ref<ParkedSiteDto[]>([]);
   const parkedAt = ref(-1);
-  /** Wall-clock time of the first sample shown: x stays monotonic across pause and resume. */
-  const startedAt = ref<number | null>(null);
+  /** False for a crawl made before crawlbench kept timelines (its charts start empty); null until known. */
+  const timelineStored = ref<boolean | null>(null);
 
   /** Shows another crawl: its series start empty. */
   function watch(id: string | null) {
@@ -49,23 +41,24 @@ export const useLiveStore = defineStore('live', () => {
     errors.value = [];
     parked.value = [];
     parkedAt.value = -1;
-    startedAt.value = null;
+    timelineStored.value = null;
+    version.value++;
+    if (id) void loadTimeline(id);
+  }
+
+  /** The crawl's history from its start, then whatever arrived live meanwhile. */
+  async function loadTimeline(id: string) {
+    const out = await run('timeline', () => useApi().timeline(id, SERIES_MAX * 2));
+    if (id !== crawlId.value) return;
+    if (out.ok) timelineStored.value = out.value.stored;
+    series.value.loaded(out.ok ? out.value.points : []);
     version.value++;
   }
 
   function ingest(s: StatsEvent) {
     if (s.crawlId !== crawlId.value) return;
-    startedAt.value ??= s.at - s.elapsedSeconds * 1000;
-    const t = (s.at - startedAt.value) / 1000;
-    const x = series.value;
-    x.pagesPerSecond.push(t, s.pagesPerSecond);
-    x.bytesPerSecond.push(t, s.bytesPerSecond);
-    x.openConnections.push(t, s.openConnections);
-    x.r.push(t, s.r);
-    x.sitesWithPending.push(t, s.sitesWithPending);
-    x.queued.push(t, s.queued);
-    if (s.pagerankEstimate !== null) x.pagerankVsPages.push(s.pages, s.pagerankEstimate);
     latest.value = s;
+    series.value.feed(s);
     version.value++;
   }
 
@@ -94,5 +87,5 @@ export const useLiveStore = defineStore('live', () => {
     }
   }
 
-  return { ...status, crawlId, latest, series, version, topSites, errors, parked, parkedAt, startedAt, watch, ingest, subscribe, refreshTables };
+  return { ...status, crawlId, latest, series, version, topSites, errors, parked, parkedAt, timelineStored, watch, ingest, subscribe, refreshTables };
 });
