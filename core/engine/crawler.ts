@@ -6,6 +6,7 @@ import { HttpFetcher } from '../fetch/fetcher.js';
 import type { Fetcher } from '../fetch/interfaces.js';
 import { createPolicy } from '../policies/registry.js';
 import { RealClock, type Clock } from '../scheduler/clock.js';
+import { IpGate } from '../scheduler/ip-gate.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { ContentStore } from '../store/content-store.js';
 import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
@@ -84,7 +85,7 @@ export class Crawler extends EventEmitter {
   private failed: ((e: unknown) => void) | null = null;
   private startedAt = 0;
   private peakRss = 0;
-  private readonly ipBusy = new Map<string, number>();
+  private readonly ipGate: IpGate;
 
   private constructor(store: CrawlStore, settings: CrawlSettings, opts: CrawlerOptions) {
     super();
@@ -106,6 +107,7 @@ export class Crawler extends EventEmitter {
       counters: new CrawlCounters(),
       content,
     };
+    this.ipGate = new IpGate(settings.w);
     this.stats = new LiveStats(this.clock);
     this.timeline = new TimelineWriter(store.db);
     this.crawlSecondsBefore = Number(store.getMeta(CRAWL_SECONDS) ?? 0) || 0;
@@ -352,18 +354,16 @@ export class Crawler extends EventEmitter {
       } catch {
         ip = null;
       }
-      const busyUntil = ip === null ? 0 : (this.ipBusy.get(ip) ?? 0);
       const now = this.clock.now();
-      if (busyUntil > now) {
-        // Busy: try again when it is free, or (while a connection is open) after w.
-        const wait = busyUntil === Infinity ? Math.max(settings.w, 20) : busyUntil - now;
+      const wait = ip === null ? null : this.ipGate.acquire(ip, now);
+      if (wait !== null) {
         scheduler.finish(session, now, session.pages, wait);
         return;
       }
-      if (ip !== null) this.ipBusy.set(ip, Infinity);
+      if (ip !== null) site.ip = ip; // kept with the site: the simulator groups a crawl's sites by it
     }
     const result = await runSession(this.ctx, session, () => this.stopReason !== null);
-    if (ip !== null) this.ipBusy.set(ip, result.endedAt + scheduler.connectionGap(site));
+    if (ip !== null) this.ipGate.release(ip, result.endedAt, scheduler.connectionGap(site));
     this.ctx.sites.touch(site);
     scheduler.finish(session, result.endedAt, result.returned, result.extraDelayMs);
     if (result.park) this.park(site, result.park);
