@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCrawlGraph } from '../../core/ranking/crawl-graph.js';
 import { DEFAULT_TOLERANCE, pagerank } from '../../core/ranking/pagerank.js';
-import { openCrawlReadonly } from '../../core/ranking/pagerank-store.js';
 import { loadSiteGraph } from '../../core/ranking/site-graph.js';
+import { CrawlReader } from '../../core/store/crawl-reader.js';
 import { generateCrawl } from './generate-crawl.js';
 
 /**
@@ -70,10 +70,10 @@ const cpuSeconds = (since: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(since);
   return (c.user + c.system) / 1e6;
 };
-const { db, close } = openCrawlReadonly(dbPath);
+const reader = CrawlReader.open(dbPath);
 let cpu = process.cpuUsage();
 let t = performance.now();
-const cg = loadCrawlGraph(db, { threads: flags.threads === undefined ? undefined : Number(flags.threads) });
+const cg = loadCrawlGraph(reader, { threads: flags.threads === undefined ? undefined : Number(flags.threads) });
 const loadMs = performance.now() - t;
 const loadCpu = cpuSeconds(cpu);
 sample();
@@ -85,13 +85,13 @@ const computeCpu = cpuSeconds(cpu);
 sample();
 const edges = cg.graph.targets.length;
 t = performance.now();
-const sg = loadSiteGraph(db);
+const sg = loadSiteGraph(reader);
 const siteLoadMs = performance.now() - t;
 t = performance.now();
 const spr = pagerank(sg.graph, { damping: Number(flags.damping), tolerance: Number(flags.tolerance) });
 const siteComputeMs = performance.now() - t;
 sample();
-close();
+reader.close();
 
 const result = {
   db: dbPath,

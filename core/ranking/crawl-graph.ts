@@ -1,9 +1,6 @@
-import type Database from 'better-sqlite3';
+import { CrawlReader, withCrawlReader, type CrawlSource } from '../store/crawl-reader.js';
 import type { CsrGraph } from './csr.js';
-import { forEachLinkChunk, scanRanges } from './link-reader.js';
-import { readAllLinks } from './link-ranges.js';
 import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
-import { openCrawlReadonly, latestFreshRun, readPageRun } from './pagerank-store.js';
 
 export interface CrawlGraph {
   graph: CsrGraph;
@@ -21,23 +18,23 @@ const DIRECT_LIMIT = 1 << 27;
  * every links row an edge (dedupe (src,dst); drop self-links; nofollow links included).
  * With fetchedOnly, only pages with a stored fetch result (fetch_seq) and links between them.
  * threads: how many threads read the links (default: up to 4 for 200,000 pages or more).
+ * The graph is the crawl as of the reader's snapshot (a connection gets a reader of its own).
  */
-export function loadCrawlGraph(db: Database.Database, opts: { fetchedOnly?: boolean; threads?: number } = {}): CrawlGraph {
-  const where = opts.fetchedOnly ? 'fetch_seq IS NOT NULL' : '';
-  const n = db.prepare(`SELECT count(*) FROM pages ${where ? `WHERE ${where}` : ''}`).pluck().get() as number;
+export function loadCrawlGraph(source: CrawlSource, opts: { fetchedOnly?: boolean; threads?: number } = {}): CrawlGraph {
+  const reader = CrawlReader.of(source);
+  const n = reader.pageCount(opts);
   // Ids come from CrawlStore, 1, 2, 3...; Int32Array keeps the node -> id map at 4 bytes a page.
   const pageIds = new Int32Array(n);
   let count = 0;
-  scanRanges(db, 'pages', ['id'], where, ({ cols, length }) => {
-    const ids = cols[0]!;
+  for (const { ids, length } of reader.pageIdChunks(opts)) {
     for (let i = 0; i < length; i++) {
       if (ids[i]! > 0x7fffffff || ids[i]! < 0) throw new RangeError(`page id ${ids[i]} is beyond 2^31: not a crawlbench id`);
       pageIds[count++] = ids[i]!;
     }
-  });
+  }
   if (count !== n) throw new Error(`pages changed while loading (${count} of ${n})`);
   const maxId = n > 0 ? pageIds[n - 1]! : 0;
-  const graph = maxId < DIRECT_LIMIT ? loadDense(db, pageIds, maxId, opts.threads) : loadSparse(db, pageIds);
+  const graph = maxId < DIRECT_LIMIT ? loadDense(reader, pageIds, maxId, opts.threads) : loadSparse(reader, pageIds);
   let nodeOf: Map<number, number> | undefined;
   return {
     graph,
@@ -54,16 +51,16 @@ export function loadCrawlGraph(db: Database.Database, opts: { fetchedOnly?: bool
 
 /**
  * The usual case, ids below DIRECT_LIMIT: page id -> node by a direct lookup table, links
- * read by readAllLinks (on several threads for large crawls, so the table and the
- * out-degree counts live in shared memory). The node order follows the page ids, so the
+ * read by the reader's readLinkTargets (on several threads for large crawls, so the table
+ * and the out-degree counts live in shared memory). The node order follows the page ids, so the
  * pieces of each thread's id range concatenate into the CSR targets.
  */
-function loadDense(db: Database.Database, pageIds: Int32Array, maxId: number, threads?: number): CsrGraph {
+function loadDense(reader: CrawlReader, pageIds: Int32Array, maxId: number, threads?: number): CsrGraph {
   const n = pageIds.length;
   const table = new Int32Array(new SharedArrayBuffer(4 * (maxId + 1))).fill(-1);
   for (let v = 0; v < n; v++) table[pageIds[v]!] = v;
   const outdeg = new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, n)));
-  const parts = readAllLinks(db, pageIds, table, outdeg, threads);
+  const parts = reader.readLinkTargets(pageIds, table, outdeg, threads);
   const offsets = new Uint32Array(n + 1);
   for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v]! + outdeg[v]!;
   let targets: Uint32Array;
@@ -78,7 +75,7 @@ function loadDense(db: Database.Database, pageIds: Int32Array, maxId: number, th
 }
 
 /** Page ids too large for a lookup table (not made by CrawlStore): a Map, one thread. */
-function loadSparse(db: Database.Database, pageIds: Int32Array): CsrGraph {
+function loadSparse(reader: CrawlReader, pageIds: Int32Array): CsrGraph {
   const n = pageIds.length;
   const map = new Map<number, number>();
   for (let v = 0; v < n; v++) map.set(pageIds[v]!, v);
@@ -87,7 +84,7 @@ function loadSparse(db: Database.Database, pageIds: Int32Array): CsrGraph {
   let m = 0;
   let prevA = -1;
   let prevB = -1;
-  forEachLinkChunk(db, (src, dst, length) => {
+  for (const { src, dst, length } of reader.linkChunks()) {
     if (m + length > targets.length) {
       const grown = new Uint32Array(Math.max(m + length, targets.length * 2));
       grown.set(targets.subarray(0, m));
@@ -103,7 +100,7 @@ function loadSparse(db: Database.Database, pageIds: Int32Array): CsrGraph {
       prevA = a;
       prevB = b;
     }
-  });
+  }
   for (let v = 0; v < n; v++) offsets[v + 1]! += offsets[v]!;
   return { n, offsets, targets: targets.slice(0, m) };
 }
@@ -114,21 +111,15 @@ function loadSparse(db: Database.Database, pageIds: Int32Array): CsrGraph {
  * used another damping). Throws CrawlError DB_NOT_A_CRAWL / DB_MISSING for bad files.
  */
 export function pageRankByUrl(dbPath: string, opts: { damping?: number } = {}): Map<string, number> {
-  const { db, close } = openCrawlReadonly(dbPath);
-  try {
-    const run = latestFreshRun(db, 'page', opts.damping);
-    const out = new Map<string, number>();
-    if (run) {
-      for (const [url, value] of readPageRun(db, run.id)) out.set(url, value);
-      return out;
-    }
-    const cg = loadCrawlGraph(db);
+  return withCrawlReader(dbPath, (reader) => {
+    const run = reader.latestFreshRun('page', opts.damping);
+    if (run) return new Map(reader.pageRunByUrl(run.id));
+    const cg = loadCrawlGraph(reader);
     const { ranks } = pagerank(cg.graph, { damping: opts.damping ?? DEFAULT_DAMPING });
-    // Nodes are pages in id order, so the same ordered scan lines URLs up with ranks.
+    // Nodes are pages in id order, so the same ordered stream lines URLs up with ranks.
+    const out = new Map<string, number>();
     let v = 0;
-    for (const url of db.prepare('SELECT url FROM pages ORDER BY id').pluck().iterate()) out.set(url as string, ranks[v++]!);
+    for (const { url } of reader.pages(['url'])) out.set(url, ranks[v++]!);
     return out;
-  } finally {
-    close();
-  }
+  });
 }

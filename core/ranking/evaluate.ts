@@ -1,8 +1,7 @@
-import type { Db } from '../store/database.js';
+import { CrawlReader } from '../store/crawl-reader.js';
 import { loadCrawlGraph, pageRankByUrl } from './crawl-graph.js';
 import { kendallTauB } from './kendall.js';
 import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
-import { latestFreshRun, openCrawlReadonly, readPageRunById } from './pagerank-store.js';
 
 export interface EvaluateOptions {
   /** Another crawl whose PageRank (matched by canonical URL) is the truth. */
@@ -61,27 +60,27 @@ const PAGERANK_SHARES = [0.5, 0.8, 0.95];
  * this crawl fetched are normalised to sum 1, so every curve ends at 1.
  */
 export function evaluateCrawl(dbPath: string, opts: EvaluateOptions = {}): Evaluation {
-  const { db, close } = openCrawlReadonly(dbPath); // first, so a bad DB fails before any work
+  const reader = CrawlReader.open(dbPath); // first, so a bad DB fails before any work
   let truthByUrl: Map<string, number> | undefined;
   let fetched: FetchedPages;
   let truth: Evaluation['truth'];
   let damping = DEFAULT_DAMPING;
   try {
     if (opts.oracle !== undefined) truthByUrl = pageRankByUrl(opts.oracle);
-    fetched = readFetched(db);
+    fetched = readFetched(reader);
     if (truthByUrl) {
       truth = 'oracle';
       const oracle = truthByUrl;
       fetched.urls.forEach((url, i) => (fetched.values[i] = oracle.get(url) ?? 0));
     } else {
-      const run = latestFreshRun(db, 'page');
+      const run = reader.latestFreshRun('page');
       truth = run ? 'stored' : 'computed';
       if (run) damping = run.damping;
-      const byId = run ? readPageRunById(db, run.id) : computeById(db);
+      const byId = run ? new Map(reader.pageRunValues(run.id)) : computeById(reader);
       fetched.ids.forEach((id, i) => (fetched.values[i] = byId.get(id) ?? 0));
     }
   } finally {
-    close();
+    reader.close();
   }
   const total = fetched.values.reduce((a, b) => a + b, 0);
   if (total > 0) for (let i = 0; i < fetched.values.length; i++) fetched.values[i]! /= total;
@@ -103,18 +102,21 @@ interface FetchedPages {
   values: Float64Array;
 }
 
-function readFetched(db: Db): FetchedPages {
-  const rows = db
-    .prepare('SELECT id, url, fetched_at FROM pages WHERE fetch_seq IS NOT NULL ORDER BY fetch_seq')
-    .raw()
-    .all() as Array<[number, string, number | null]>;
-  const times = new Float64Array(rows.length);
-  rows.forEach((r, i) => (times[i] = r[2] ?? NaN));
-  return { ids: rows.map((r) => r[0]), urls: rows.map((r) => r[1]), times, values: new Float64Array(rows.length) };
+/** The pages this crawl fetched, in fetch order (the order the curves follow). */
+function readFetched(reader: CrawlReader): FetchedPages {
+  const ids: number[] = [];
+  const urls: string[] = [];
+  const at: number[] = [];
+  for (const p of reader.pagesByFetch(['id', 'url', 'fetchedAt'])) {
+    ids.push(p.id);
+    urls.push(p.url);
+    at.push(p.fetchedAt ?? NaN);
+  }
+  return { ids, urls, times: Float64Array.from(at), values: new Float64Array(ids.length) };
 }
 
-function computeById(db: Db): Map<number, number> {
-  const cg = loadCrawlGraph(db);
+function computeById(reader: CrawlReader): Map<number, number> {
+  const cg = loadCrawlGraph(reader);
   const { ranks } = pagerank(cg.graph, { damping: DEFAULT_DAMPING });
   const out = new Map<number, number>();
   for (let v = 0; v < cg.pageIds.length; v++) out.set(cg.pageIds[v]!, ranks[v]!);

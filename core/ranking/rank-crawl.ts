@@ -1,7 +1,8 @@
+import { CrawlReader, type RunKind } from '../store/crawl-reader.js';
 import type { Db } from '../store/database.js';
+import { PageRankWriter } from '../store/pagerank-writer.js';
 import { loadCrawlGraph } from './crawl-graph.js';
 import { DEFAULT_DAMPING, DEFAULT_TOLERANCE, pagerank } from './pagerank.js';
-import { saveRun, topOfRun, type RunKind } from './pagerank-store.js';
 import { loadSiteGraph } from './site-graph.js';
 
 export interface RankOptions {
@@ -32,9 +33,12 @@ export interface RankRunSummary {
 /**
  * Computes the PageRank of a crawl's page graph (and, with site, its weighted site graph)
  * and stores each as a new run in the crawl database: what `crawlbench rank` does. The
- * caller opens the database for writing (CrawlStore.open), which also migrates it.
+ * caller opens the database for writing (CrawlStore.open), which also migrates it; the
+ * graphs are read through a reader over that connection, the runs stored by PageRankWriter.
  */
 export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummary; site?: RankRunSummary } {
+  const reader = CrawlReader.over(db);
+  const writer = new PageRankWriter(db);
   const damping = opts.damping ?? DEFAULT_DAMPING;
   const tolerance = opts.tolerance ?? DEFAULT_TOLERANCE;
   const top = opts.top ?? 10;
@@ -44,10 +48,10 @@ export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummar
     return [value, (performance.now() - t) / 1000];
   };
 
-  const [cg, pageLoad] = timed(() => loadCrawlGraph(db));
+  const [cg, pageLoad] = timed(() => loadCrawlGraph(reader));
   const [pr, pageCompute] = timed(() => pagerank(cg.graph, { damping, tolerance }));
   const pageRun = { kind: 'page' as const, damping, tolerance, iterations: pr.iterations, nodes: cg.graph.n, edges: cg.graph.targets.length };
-  const [pageId, pageStore] = timed(() => saveRun(db, pageRun, cg.pageIds, pr.ranks));
+  const [pageId, pageStore] = timed(() => writer.save(pageRun, cg.pageIds, pr.ranks));
   const page: RankRunSummary = {
     ...pageRun,
     runId: pageId,
@@ -55,14 +59,14 @@ export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummar
     loadSeconds: pageLoad,
     computeSeconds: pageCompute,
     storeSeconds: pageStore,
-    top: topOfRun(db, { ...pageRun, id: pageId, created_at: '' }, top).map(({ name, value }) => ({ name, value })),
+    top: reader.topOfRun({ kind: 'page', id: pageId }, top).map(({ name, value }) => ({ name, value })),
   };
   if (!opts.site) return { page };
 
-  const [sg, siteLoad] = timed(() => loadSiteGraph(db));
+  const [sg, siteLoad] = timed(() => loadSiteGraph(reader));
   const [spr, siteCompute] = timed(() => pagerank(sg.graph, { damping, tolerance }));
   const siteRun = { kind: 'site' as const, damping, tolerance, iterations: spr.iterations, nodes: sg.graph.n, edges: sg.graph.targets.length };
-  const [siteId, siteStore] = timed(() => saveRun(db, siteRun, sg.siteIds, spr.ranks));
+  const [siteId, siteStore] = timed(() => writer.save(siteRun, sg.siteIds, spr.ranks));
   const site: RankRunSummary = {
     ...siteRun,
     runId: siteId,
@@ -70,7 +74,7 @@ export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummar
     loadSeconds: siteLoad,
     computeSeconds: siteCompute,
     storeSeconds: siteStore,
-    top: topOfRun(db, { ...siteRun, id: siteId, created_at: '' }, top).map(({ name, value }) => ({ name, value })),
+    top: reader.topOfRun({ kind: 'site', id: siteId }, top).map(({ name, value }) => ({ name, value })),
   };
   return { page, site };
 }

@@ -5,7 +5,7 @@ import { parsePairs } from '../dataset/tsv.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CsrGraph } from '../ranking/csr.js';
 import { loadCrawlGraph } from '../ranking/crawl-graph.js';
-import { openCrawlReadonly } from '../ranking/pagerank-store.js';
+import { withCrawlReader } from '../store/crawl-reader.js';
 import { siteKey, type SiteKeyMode } from '../url/site-key.js';
 
 /** Measurements of a site taken from a real crawl (null where the crawl has none). */
@@ -108,28 +108,26 @@ function loadDataset(dir: string, mode: SiteKeyMode): SimGraph {
 }
 
 function loadCrawl(path: string, mode: SiteKeyMode): SimGraph {
-  const { db, close } = openCrawlReadonly(path);
-  try {
-    const cg = loadCrawlGraph(db);
+  return withCrawlReader(path, (reader) => {
+    const cg = loadCrawlGraph(reader);
     const n = cg.pageIds.length;
     const urls: string[] = new Array(n);
     const sizes = new Float64Array(n).fill(NaN);
     let v = 0;
-    // Nodes are pages in id order (loadCrawlGraph), so one ordered scan lines rows up with nodes.
-    for (const [url, bytes] of db.prepare('SELECT url, bytes FROM pages ORDER BY id').raw().iterate() as Iterable<[string, number | null]>) {
+    // Nodes are pages in id order (loadCrawlGraph), so one ordered stream lines rows up with nodes.
+    for (const { url, bytes } of reader.pages(['url', 'bytes'])) {
       urls[v] = url;
       if (bytes !== null) sizes[v] = bytes;
       v++;
     }
     const sites = sitesOf(urls, mode);
     const byKey = new Map<string, MeasuredSite>();
-    const rows = db.prepare('SELECT host, connect_ms, response_ms, requests_per_conn FROM sites').raw().all() as Array<[string, number | null, number | null, number | null]>;
-    for (const [host, connectMs, responseMs, requestsPerConn] of rows) byKey.set(host, { connectMs, responseMs, requestsPerConn });
+    for (const { host, connectMs, responseMs, requestsPerConn } of reader.sites(['host', 'connectMs', 'responseMs', 'requestsPerConn'])) {
+      byKey.set(host, { connectMs, responseMs, requestsPerConn });
+    }
     const measured = sites.sites.map((key) => byKey.get(key) ?? null);
     return { source: path, n, urls, graph: cg.graph, ...sites, sizes, measured };
-  } finally {
-    close();
-  }
+  });
 }
 
 function gunzip(file: string): Buffer {

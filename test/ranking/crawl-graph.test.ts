@@ -6,10 +6,9 @@ import { ErrorCodes } from '../../core/errors.js';
 import { loadCrawlGraph, pageRankByUrl } from '../../core/ranking/crawl-graph.js';
 import { csrFromEdges } from '../../core/ranking/csr.js';
 import { pagerank } from '../../core/ranking/pagerank.js';
-import { latestFreshRun, latestRun } from '../../core/ranking/pagerank-store.js';
 import { rankCrawl } from '../../core/ranking/rank-crawl.js';
 import { loadSiteGraph } from '../../core/ranking/site-graph.js';
-import { readAllLinks } from '../../core/ranking/link-ranges.js';
+import { CrawlReader } from '../../core/store/crawl-reader.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { sql as schema1 } from '../../core/store/migrations/001-initial.js';
 import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
@@ -101,7 +100,7 @@ describe('reading links on threads', () => {
     const table = new Int32Array(new SharedArrayBuffer(4 * (n + 1))).fill(-1);
     one.pageIds.forEach((id, v) => (table[id] = v));
     const outdeg = new Uint32Array(new SharedArrayBuffer(4 * n));
-    const parts = readAllLinks(db, one.pageIds, table, outdeg, 3);
+    const parts = CrawlReader.over(db).readLinkTargets(one.pageIds, table, outdeg, 3);
     expect(parts).toHaveLength(3); // really read by three workers, not the fallback
     expect(parts.reduce((s, p) => s + p.length, 0)).toBe(one.graph.targets.length);
     db.close();
@@ -159,8 +158,8 @@ describe('stored PageRank runs', () => {
     const id = store.insertPage({ url: 'http://b.test/new', siteId: 2, depth: 1, parentId: 3, redirects: 0, status: 'queued' });
     store.recordFetch(id, fetched(Date.now() + 60_000));
     store.commit();
-    expect(latestRun(store.db, 'page')).toBeDefined();
-    expect(latestFreshRun(store.db, 'page')).toBeUndefined();
+    expect(CrawlReader.over(store.db).latestRun('page')).toBeDefined();
+    expect(CrawlReader.over(store.db).latestFreshRun('page')).toBeUndefined();
     store.close();
     expect(pageRankByUrl(path).get('http://a.test/1')).not.toBe(0.5);
   });

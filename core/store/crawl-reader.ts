@@ -1,0 +1,448 @@
+/**
+ * The read side of a crawl database: every query that reads the crawl schema lives here or
+ * in the store modules this calls, so the schema has one place that knows it (ranking, the
+ * simulator, evaluation, the API and the resume replay ask through this class).
+ *
+ * One snapshot per reader. Opening records the highest fetch sequence number, page id and
+ * site id; every later query is bounded by them, so a crawl that is still running reads as
+ * it was at that moment, however long the read takes (record-fields.ts says what a page
+ * fetched since then looks like). Why not one read transaction for the whole read: a
+ * running crawl writes all the time, and a reader that holds a transaction for hours stops
+ * its WAL from being checkpointed, so the WAL file grows without end. Every query here is
+ * one statement (its own short transaction); streams go in chunks, keyset-paged, and never
+ * hold a whole crawl in memory.
+ */
+import type { Statement } from 'better-sqlite3';
+import { tmpdir } from 'node:os';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import type { CrawlState } from './crawl-store.js';
+import { openDatabase, type Db } from './database.js';
+import { readAllLinks } from './link-ranges.js';
+import { scanRanges } from './range-scan.js';
+import { pageSelect, siteColumn, siteSelect, type PageField, type PageRecord, type SiteField, type SiteRecord } from './record-fields.js';
+import { readTimeline, type TimelineSample } from './timeline.js';
+import { sortByUrl } from './url-order.js';
+
+export interface Snapshot {
+  /** The highest fetch sequence number at open: fetches stored after it are not seen. */
+  fetchSeq: number;
+  /** The highest page id at open: pages discovered after it are not seen. */
+  pageId: number;
+  /** The highest site id at open. */
+  siteId: number;
+}
+
+export interface ReaderOptions {
+  /** Rows per chunk of a stream (each chunk one short read transaction); default 10,000. */
+  chunkRows?: number;
+  /** Rows held in memory per sorted run, for URL order without the URL index; default 200,000. */
+  sortRunRows?: number;
+  /** Where sorted runs spill; default os.tmpdir(). */
+  tmpDir?: string;
+}
+
+export interface CrawlCounts {
+  pagesFetched: number;
+  pagesKnown: number;
+  sites: number;
+  /** Pages still to fetch (as of the snapshot: a page fetched since counts as queued). */
+  queued: number;
+}
+
+export interface CrawlTotals extends CrawlCounts {
+  links: number;
+  bytes: number;
+}
+
+export type RunKind = 'page' | 'site';
+
+export interface PageRankRun {
+  id: number;
+  kind: RunKind;
+  damping: number;
+  tolerance: number;
+  iterations: number;
+  nodes: number;
+  /** Distinct links (page) or site pairs (site), no self-links. */
+  edges: number;
+  /** ISO 8601. */
+  created_at: string;
+}
+
+/** A link as the page inspector lists it: the page at its other end. */
+export interface LinkRecord {
+  url: string;
+  anchor: string | null;
+  kind: string;
+}
+
+export interface ParkedSite {
+  host: string;
+  /** The error code that parked it. */
+  code: string;
+  pagesSkipped: number;
+  /** The first skipped pages' URLs, in id order. */
+  skipped: string[];
+}
+
+/** Where a page's raw capture lies in the content segments (content-store.ts). */
+export interface ContentLocation {
+  segment: number;
+  offset: number;
+  requestLength: number;
+  headerLength: number;
+  bodyLength: number;
+}
+
+/** Integer columns of many rows at once; buffers are reused: read before the next chunk. */
+export interface IdChunk {
+  ids: Float64Array;
+  length: number;
+}
+export interface PageSiteChunk extends IdChunk {
+  siteIds: Float64Array;
+}
+export interface LinkChunk {
+  src: Float64Array;
+  dst: Float64Array;
+  length: number;
+}
+
+export interface SitesPageQuery {
+  sort: SiteField;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** A crawl read through a reader: a reader, or an open connection (read through one over it). */
+export type CrawlSource = CrawlReader | Db;
+
+const CHUNK_ROWS = 10_000;
+const SORT_RUN_ROWS = 200_000;
+const MIN_KEY = Number.MIN_SAFE_INTEGER;
+
+export class CrawlReader {
+  readonly snapshot: Snapshot;
+  private readonly bounds: { s: number; p: number; site: number };
+  private readonly statements = new Map<string, Statement>();
+  private readonly chunkRows: number;
+  private readonly sortRunRows: number;
+  private readonly tmpDir: string;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly release: (() => void) | null,
+    opts: ReaderOptions,
+  ) {
+    this.chunkRows = Math.max(1, Math.floor(opts.chunkRows ?? CHUNK_ROWS));
+    this.sortRunRows = opts.sortRunRows ?? SORT_RUN_ROWS;
+    this.tmpDir = opts.tmpDir ?? tmpdir();
+    // One statement, so the three maxima are of one moment.
+    const [s, p, site] = this.db
+      .prepare('SELECT (SELECT max(fetch_seq) FROM pages), (SELECT max(id) FROM pages), (SELECT max(id) FROM sites)')
+      .raw()
+      .get() as Array<number | null>;
+    this.snapshot = Object.freeze({ fetchSeq: s ?? 0, pageId: p ?? 0, siteId: site ?? 0 });
+    this.bounds = { s: this.snapshot.fetchSeq, p: this.snapshot.pageId, site: this.snapshot.siteId };
+  }
+
+  /**
+   * The one read-only opener: refuses what is not a crawl with the store's codes
+   * (DB_MISSING, DB_CORRUPT, DB_NOT_A_CRAWL, DB_TOO_NEW), takes no lock, so a running
+   * crawl can be read.
+   */
+  static open(path: string, opts: ReaderOptions = {}): CrawlReader {
+    const { db, release } = openDatabase(path, { readonly: true });
+    try {
+      if (db.prepare("SELECT value FROM meta WHERE key = 'settings'").pluck().get() === undefined) {
+        throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: holds no crawl settings (not a crawl database)`);
+      }
+      return new CrawlReader(db, release, opts);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  /** A reader over a connection someone else opened (the writer's: rank, resume); close leaves it open. */
+  static over(db: Db, opts: ReaderOptions = {}): CrawlReader {
+    return new CrawlReader(db, null, opts);
+  }
+
+  static of(source: CrawlSource): CrawlReader {
+    return source instanceof CrawlReader ? source : CrawlReader.over(source);
+  }
+
+  /** The database file (for a content store or worker threads beside it). */
+  get path(): string {
+    return this.db.name;
+  }
+
+  close(): void {
+    this.release?.();
+  }
+
+  // ---- meta and totals ---------------------------------------------------------------
+  meta(key: string): string | undefined {
+    return this.statement('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+  }
+  state(): CrawlState {
+    return (this.meta('state') ?? 'created') as CrawlState;
+  }
+  counter(name: string): number | undefined {
+    return this.statement('SELECT value FROM counters WHERE name = ?').pluck().get(name) as number | undefined;
+  }
+  /** Counts that the indexes answer without a scan. */
+  counts(): CrawlCounts {
+    return this.statement(
+      `SELECT (SELECT count(*) FROM pages WHERE fetch_seq <= @s) AS pagesFetched,
+         (SELECT count(*) FROM pages WHERE id <= @p) AS pagesKnown,
+         (SELECT count(*) FROM sites WHERE id <= @site) AS sites,
+         (SELECT count(*) FROM frontier WHERE page_id <= @p)
+           + (SELECT count(*) FROM pages WHERE fetch_seq > @s AND +id <= @p) AS queued`,
+    ).get(this.bounds) as CrawlCounts;
+  }
+  /** counts() and the links and bytes, which take a scan of the links and the fetched pages. */
+  totals(): CrawlTotals {
+    const more = this.statement(
+      `SELECT (SELECT count(*) FROM links)
+           - (SELECT count(*) FROM links WHERE src IN (SELECT id FROM pages WHERE fetch_seq > @s)) AS links,
+         (SELECT coalesce(sum(bytes), 0) FROM pages WHERE fetch_seq <= @s) AS bytes`,
+    ).get(this.bounds) as { links: number; bytes: number };
+    return { ...this.counts(), ...more };
+  }
+  timeline(maxPoints: number): TimelineSample[] | null {
+    return readTimeline(this.db, maxPoints);
+  }
+
+  // ---- pages -------------------------------------------------------------------------
+  /** Pages known at the snapshot in id order (discovery order); fetchedOnly: fetched by then. */
+  pages<K extends PageField>(fields: readonly K[], opts: { fetchedOnly?: boolean } = {}): Generator<Pick<PageRecord, K | 'id'>> {
+    const fetched = opts.fetchedOnly ? 'AND fetch_seq <= @s' : '';
+    const sql = `SELECT ${pageSelect(withFields(fields, 'id'))} FROM pages
+      WHERE id > @after AND id <= @p ${fetched} ORDER BY id LIMIT @limit`;
+    return this.keyset<Pick<PageRecord, K | 'id'>>(this.statement(sql), { after: MIN_KEY }, (r) => ({ after: r.id }));
+  }
+  /** Pages fetched by the snapshot, in the order their results were stored. */
+  pagesByFetch<K extends PageField>(fields: readonly K[]): Generator<Pick<PageRecord, K | 'fetchSeq'>> {
+    const sql = `SELECT ${pageSelect(withFields(fields, 'fetchSeq'))} FROM pages
+      WHERE fetch_seq > @after AND fetch_seq <= @s ORDER BY fetch_seq LIMIT @limit`;
+    return this.keyset<Pick<PageRecord, K | 'fetchSeq'>>(this.statement(sql), { after: MIN_KEY }, (r) => ({ after: r.fetchSeq }));
+  }
+  /**
+   * Pages known at the snapshot in URL order (SQLite's binary order). Through the pages_url
+   * index where the crawl has it (finished or stopped); a running crawl has none, so its
+   * pages are sorted externally in bounded memory (url-order.ts).
+   */
+  pagesByUrl<K extends PageField>(fields: readonly K[]): Generator<Pick<PageRecord, K | 'id' | 'url'>> {
+    const all = withFields(fields, 'id', 'url');
+    if (!this.hasIndex('pages_url')) return sortByUrl(this.pages(all), { runRows: this.sortRunRows, tmpDir: this.tmpDir });
+    const sql = `SELECT ${pageSelect(all)} FROM pages
+      WHERE (url, id) > (@url, @after) AND id <= @p ORDER BY url, id LIMIT @limit`;
+    return this.keyset<Pick<PageRecord, K | 'id' | 'url'>>(this.statement(sql), { url: '', after: MIN_KEY }, (r) => ({ url: r.url, after: r.id }));
+  }
+  page<K extends PageField>(id: number, fields: readonly K[]): Pick<PageRecord, K> | undefined {
+    const sql = `SELECT ${pageSelect(fields)} FROM pages WHERE id = @id AND id <= @p`;
+    return this.statement(sql).get({ ...this.bounds, id }) as Pick<PageRecord, K> | undefined;
+  }
+  /** A page by its exact URL: through pages_url when the crawl has it, else by a scan. */
+  pageByUrl<K extends PageField>(url: string, fields: readonly K[]): Pick<PageRecord, K> | undefined {
+    const sql = `SELECT ${pageSelect(fields)} FROM pages WHERE url = @url AND id <= @p LIMIT 1`;
+    return this.statement(sql).get({ ...this.bounds, url }) as Pick<PageRecord, K> | undefined;
+  }
+  pageCount(opts: { fetchedOnly?: boolean } = {}): number {
+    const fetched = opts.fetchedOnly ? 'AND fetch_seq <= @s' : '';
+    return this.statement(`SELECT count(*) FROM pages WHERE id <= @p ${fetched}`).pluck().get(this.bounds) as number;
+  }
+  /** The last fetches that ended in an error, newest first (walks the fetch_seq index backwards). */
+  recentErrors(limit: number): Array<{ url: string; errorCode: string; httpStatus: number | null }> {
+    return this.statement(
+      `SELECT url, error_code AS errorCode, http_status AS httpStatus FROM pages
+       WHERE fetch_seq <= @s AND error_code IS NOT NULL ORDER BY fetch_seq DESC LIMIT @limit`,
+    ).all({ ...this.bounds, limit }) as Array<{ url: string; errorCode: string; httpStatus: number | null }>;
+  }
+
+  // ---- sites -------------------------------------------------------------------------
+  /** Sites known at the snapshot, in id order. Their counters are as stored now (sites carry no sequence). */
+  sites<K extends SiteField>(fields: readonly K[]): Generator<Pick<SiteRecord, K | 'id'>> {
+    const sql = `SELECT ${siteSelect(withFields(fields, 'id'))} FROM sites
+      WHERE id > @after AND id <= @site ORDER BY id LIMIT @limit`;
+    return this.keyset<Pick<SiteRecord, K | 'id'>>(this.statement(sql), { after: MIN_KEY }, (r) => ({ after: r.id }));
+  }
+  siteCount(): number {
+    return this.statement('SELECT count(*) FROM sites WHERE id <= @site').pluck().get(this.bounds) as number;
+  }
+  /** One page of the sites table, sorted by a field (nulls last, then by id). */
+  sitesPage<K extends SiteField>(fields: readonly K[], q: SitesPageQuery): Array<Pick<SiteRecord, K>> {
+    const sql = `SELECT ${siteSelect(fields)} FROM sites WHERE id <= @site
+      ORDER BY ${siteColumn(q.sort)} ${q.descending ? 'DESC' : 'ASC'} NULLS LAST, id LIMIT @limit OFFSET @offset`;
+    return this.statement(sql).all({ ...this.bounds, limit: q.limit, offset: q.offset }) as Array<Pick<SiteRecord, K>>;
+  }
+  /**
+   * Parked sites (by host, at most 1,000) with their skipped pages. One pass over the pages
+   * in id chunks (pages has no site index while a crawl runs).
+   */
+  parkedSites(skippedPerSite: number): ParkedSite[] {
+    const sites = this.statement('SELECT id, host, parked FROM sites WHERE parked IS NOT NULL AND id <= @site ORDER BY host LIMIT 1000').all(
+      this.bounds,
+    ) as Array<{ id: number; host: string; parked: string }>;
+    if (sites.length === 0) return [];
+    const byId = new Map(sites.map((s) => [s.id, { host: s.host, code: s.parked, pagesSkipped: 0, skipped: [] as string[] }]));
+    const skipped = this.statement(`SELECT id, site_id AS siteId, url FROM pages
+      WHERE id > @after AND id <= @p AND status = 'skipped' AND site_id IN (SELECT id FROM sites WHERE parked IS NOT NULL)
+      ORDER BY id LIMIT @limit`);
+    for (const r of this.keyset(skipped, { after: MIN_KEY }, (r: { id: number }) => ({ after: r.id })) as Iterable<{ siteId: number; url: string }>) {
+      const site = byId.get(r.siteId);
+      if (!site) continue;
+      site.pagesSkipped++;
+      if (site.skipped.length < skippedPerSite) site.skipped.push(r.url);
+    }
+    return [...byId.values()];
+  }
+
+  // ---- links -------------------------------------------------------------------------
+  /** Target page ids of a page's links (none if it was fetched after the snapshot). */
+  outLinks(src: number): number[] {
+    return this.statement(`SELECT dst FROM links WHERE src = @src AND ${NOT_LATE}`).pluck().all({ ...this.bounds, src }) as number[];
+  }
+  linkAnchor(src: number, dst: number): string | null {
+    const sql = `SELECT anchor FROM links WHERE src = @src AND dst = @dst AND ${NOT_LATE}`;
+    return (this.statement(sql).pluck().get({ ...this.bounds, src, dst }) as string | null | undefined) ?? null;
+  }
+  /** The first `limit` links of a page, with their targets' URLs. */
+  linksFrom(id: number, limit: number): LinkRecord[] {
+    const sql = `SELECT p.url, l.anchor, l.kind FROM links l JOIN pages p ON p.id = l.dst
+      WHERE l.src = @src AND p.id <= @p AND ${NOT_LATE} LIMIT @limit`;
+    return this.statement(sql).all({ ...this.bounds, src: id, limit }) as LinkRecord[];
+  }
+  /** The first `limit` links to a page, with their sources' URLs (a scan before links_dst exists). */
+  linksTo(id: number, limit: number): LinkRecord[] {
+    const sql = `SELECT p.url, l.anchor, l.kind FROM links l JOIN pages p ON p.id = l.src
+      WHERE l.dst = @dst AND (p.fetch_seq IS NULL OR p.fetch_seq <= @s) LIMIT @limit`;
+    return this.statement(sql).all({ ...this.bounds, dst: id, limit }) as LinkRecord[];
+  }
+
+  // ---- bulk integer streams for graph loading (range-scan.ts, link-ranges.ts) --------
+  *pageIdChunks(opts: { fetchedOnly?: boolean } = {}): Generator<IdChunk> {
+    const where = opts.fetchedOnly ? 'id <= @p AND fetch_seq <= @s' : 'id <= @p';
+    for (const c of scanRanges(this.db, { table: 'pages', columns: ['id'], where, params: this.bounds })) {
+      yield { ids: c.cols[0]!, length: c.length };
+    }
+  }
+  *pageSiteChunks(): Generator<PageSiteChunk> {
+    for (const c of scanRanges(this.db, { table: 'pages', columns: ['id', 'site_id'], where: 'id <= @p', params: this.bounds })) {
+      yield { ids: c.cols[0]!, siteIds: c.cols[1]!, length: c.length };
+    }
+  }
+  /** Every link as of the snapshot as src[i] -> dst[i], in (src, dst) order (the table's own). */
+  *linkChunks(): Generator<LinkChunk> {
+    const late = this.statement('SELECT id FROM pages WHERE fetch_seq > @s AND +id >= @lo AND +id < @hi').pluck();
+    const exclude = (lo: number, hi: number) => {
+      const ids = late.all({ ...this.bounds, lo, hi }) as number[];
+      return ids.length > 0 ? new Set(ids) : null;
+    };
+    const scan = { table: 'links', columns: ['src', 'dst'], where: 'src <= @p', params: this.bounds, exclude } as const;
+    for (const c of scanRanges(this.db, scan)) yield { src: c.cols[0]!, dst: c.cols[1]!, length: c.length };
+  }
+  /** CSR pieces of every link between known pages (link-ranges.ts), on threads for large crawls. */
+  readLinkTargets(pageIds: Int32Array, table: Int32Array, outdeg: Uint32Array, threads?: number): Uint32Array[] {
+    return readAllLinks(this.db, pageIds, table, outdeg, this.snapshot.fetchSeq, threads);
+  }
+
+  // ---- PageRank runs -------------------------------------------------------------------
+  /** The latest run of a kind (optionally with this damping), or undefined. */
+  latestRun(kind: RunKind, damping?: number): PageRankRun | undefined {
+    const rows = this.statement('SELECT * FROM pagerank_runs WHERE kind = ? ORDER BY id DESC').all(kind) as PageRankRun[];
+    return rows.find((r) => damping === undefined || Math.abs(r.damping - damping) < 1e-12);
+  }
+  /**
+   * The latest run, if it still describes the crawl: same number of nodes, and created after
+   * the last fetch (a resumed crawl adds links without always adding pages). The time test
+   * assumes fetched_at and created_at share a clock; a simulated clock far in the future
+   * only costs a recomputation.
+   */
+  latestFreshRun(kind: RunKind, damping?: number): PageRankRun | undefined {
+    const run = this.latestRun(kind, damping);
+    if (!run) return undefined;
+    if ((kind === 'page' ? this.pageCount() : this.siteCount()) !== run.nodes) return undefined;
+    const lastFetch = this.statement('SELECT fetched_at FROM pages WHERE fetch_seq = @s').pluck().get(this.bounds) as number | null | undefined;
+    if (lastFetch != null && lastFetch > Date.parse(run.created_at)) return undefined;
+    return run;
+  }
+  /** [page id, value] of a page run, in page id order. */
+  pageRunValues(runId: number): Generator<[number, number]> {
+    const sql = 'SELECT page_id, value FROM pagerank WHERE run_id = @run AND page_id > @after ORDER BY page_id LIMIT @limit';
+    return this.keyset(this.statement(sql, true), { run: runId, after: MIN_KEY }, (r: [number, number]) => ({ run: runId, after: r[0] }));
+  }
+  /** [canonical URL, value] of a page run, in page id order. */
+  *pageRunByUrl(runId: number): Generator<[string, number]> {
+    const sql = `SELECT r.page_id, p.url, r.value FROM pagerank r JOIN pages p ON p.id = r.page_id
+      WHERE r.run_id = @run AND r.page_id > @after ORDER BY r.page_id LIMIT @limit`;
+    const rows = this.keyset(this.statement(sql, true), { run: runId, after: MIN_KEY }, (r: [number, string, number]) => ({ run: runId, after: r[0] }));
+    for (const [, url, value] of rows) yield [url, value];
+  }
+  /** The top k of a run with their URL (pages) or host (sites). */
+  topOfRun(run: Pick<PageRankRun, 'id' | 'kind'>, k: number): Array<{ id: number; name: string; value: number }> {
+    const sql =
+      run.kind === 'page'
+        ? 'SELECT r.page_id AS id, p.url AS name, r.value FROM pagerank r JOIN pages p ON p.id = r.page_id WHERE r.run_id = ? ORDER BY r.value DESC, r.page_id LIMIT ?'
+        : 'SELECT r.site_id AS id, s.host AS name, r.value FROM site_pagerank r JOIN sites s ON s.id = r.site_id WHERE r.run_id = ? ORDER BY r.value DESC, r.site_id LIMIT ?';
+    return this.statement(sql).all(run.id, k) as Array<{ id: number; name: string; value: number }>;
+  }
+
+  // ---- stored content ------------------------------------------------------------------
+  /** Where a page's raw capture is stored, if it was fetched by the snapshot and captured. */
+  contentLocation(pageId: number): ContentLocation | undefined {
+    return this.statement(
+      `SELECT c.segment, c.offset, c.request_len AS requestLength, c.response_header_len AS headerLength, c.body_len AS bodyLength
+       FROM content c JOIN pages p ON p.id = c.page_id WHERE c.page_id = @id AND p.fetch_seq <= @s`,
+    ).get({ ...this.bounds, id: pageId }) as ContentLocation | undefined;
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+  private hasIndex(name: string): boolean {
+    return this.statement("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name) === 1;
+  }
+
+  /** Each SQL text prepared once per reader (raw: rows as arrays). */
+  private statement(sql: string, raw = false): Statement {
+    const key = raw ? `raw:${sql}` : sql;
+    let st = this.statements.get(key);
+    if (!st) this.statements.set(key, (st = raw ? this.db.prepare(sql).raw() : this.db.prepare(sql)));
+    return st;
+  }
+
+  /**
+   * A stream in chunks of chunkRows, each chunk one statement (one short read transaction),
+   * the next starting after the last row of the one before (keyset paging: no OFFSET scan).
+   */
+  private *keyset<T>(st: Statement, first: Record<string, unknown>, next: (last: T) => Record<string, unknown>): Generator<T> {
+    let cursor = first;
+    for (;;) {
+      const rows = st.all({ ...this.bounds, ...cursor, limit: this.chunkRows }) as T[];
+      yield* rows;
+      if (rows.length < this.chunkRows) return;
+      cursor = next(rows[rows.length - 1]!);
+    }
+  }
+}
+
+/** The link's source was not fetched after the snapshot (its links came with that fetch). */
+const NOT_LATE = 'NOT EXISTS (SELECT 1 FROM pages s WHERE s.id = src AND s.fetch_seq > @s)';
+
+function withFields<K extends string, E extends string>(fields: readonly K[], ...extra: E[]): Array<K | E> {
+  const out: Array<K | E> = [...fields];
+  for (const e of extra) if (!out.includes(e)) out.push(e);
+  return out;
+}
+
+/** Opens a reader, runs fn, closes it (also when fn throws). */
+export function withCrawlReader<T>(path: string, fn: (reader: CrawlReader) => T, opts: ReaderOptions = {}): T {
+  const reader = CrawlReader.open(path, opts);
+  try {
+    return fn(reader);
+  } finally {
+    reader.close();
+  }
+}
