@@ -1,21 +1,13 @@
 /**
- * Read-only questions about a crawl database, asked over a separate read-only connection
- * (WAL lets it read the last committed batch while the crawl writes). Every query is
- * bounded by LIMIT or an index, so none holds the event loop for long.
+ * The API's read-only questions about a crawl database, as contract DTOs: limits clamped
+ * and rows mapped here, every query asked of a CrawlReader (core/store/crawl-reader.ts),
+ * each on a fresh reader, so a running crawl is read as of its last committed batch.
  */
-import { statSync, existsSync } from 'node:fs';
-import { openDatabase, type Db } from '../store/database.js';
+import { existsSync, statSync } from 'node:fs';
+import type { CrawlReader } from '../store/crawl-reader.js';
+import type { SiteField } from '../store/record-fields.js';
 import { canonicalize } from '../url/canonical.js';
-import { SITE_SORT_KEYS, type EndReasonDto, type LinkDto, type PageDetail, type ParkedSiteDto, type RecentError, type SitesPage, type SitesQuery } from './contract.js';
-
-export function withReadonly<T>(path: string, fn: (db: Db) => T): T {
-  const { db, release } = openDatabase(path, { readonly: true });
-  try {
-    return fn(db);
-  } finally {
-    release();
-  }
-}
+import { SITE_SORT_KEYS, type EndReasonDto, type PageDetail, type ParkedSiteDto, type RecentError, type SiteSortKey, type SitesPage, type SitesQuery } from './contract.js';
 
 export interface StoredSummary {
   state: string;
@@ -29,25 +21,24 @@ export interface StoredSummary {
   historyMatched: number | null;
 }
 
-export function storedSummary(db: Db): StoredSummary {
-  const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-  const q = (sql: string) => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+export function storedSummary(reader: CrawlReader): StoredSummary {
   let policy: string | null = null;
   try {
-    policy = (JSON.parse((meta.get('settings') as string) ?? '{}') as { policy?: string }).policy ?? null;
+    policy = (JSON.parse(reader.meta('settings') ?? '{}') as { policy?: string }).policy ?? null;
   } catch {
     policy = null;
   }
+  const { pagesFetched, pagesKnown, queued, sites } = reader.counts();
   return {
-    state: (meta.get('state') as string | undefined) ?? 'created',
+    state: reader.meta('state') ?? 'created',
     policy,
-    createdAt: (meta.get('created_at') as string | undefined) ?? null,
-    pagesFetched: q('SELECT count(*) FROM pages WHERE fetch_seq IS NOT NULL'),
-    pagesKnown: q('SELECT count(*) FROM pages'),
-    queued: q('SELECT count(*) FROM frontier'),
-    sites: q('SELECT count(*) FROM sites'),
-    endReason: endReasonOf(meta.get('end_reason') as string | undefined),
-    historyMatched: (db.prepare("SELECT value FROM counters WHERE name = 'history:matched'").pluck().get() as number | undefined) ?? null,
+    createdAt: reader.meta('created_at') ?? null,
+    pagesFetched,
+    pagesKnown,
+    queued,
+    sites,
+    endReason: endReasonOf(reader.meta('end_reason')),
+    historyMatched: reader.counter('history:matched') ?? null,
   };
 }
 
@@ -61,105 +52,66 @@ function endReasonOf(json: string | undefined): EndReasonDto | null {
   }
 }
 
-/**
- * Parked sites and the pages they left unfetched. One pass over the skipped pages of the
- * parked sites (pages has no site index while a crawl runs); the UI asks when the error
- * count changes, not every second.
- */
-export function parkedSites(db: Db, limit = 20): ParkedSiteDto[] {
-  const sites = db.prepare('SELECT id, host, parked FROM sites WHERE parked IS NOT NULL ORDER BY host LIMIT 1000').all() as Array<{ id: number; host: string; parked: string }>;
-  if (sites.length === 0) return [];
-  const n = Math.min(Math.max(0, Math.floor(limit)), 200);
-  const byId = new Map(sites.map((s) => [s.id, { host: s.host, code: s.parked, pagesSkipped: 0, skipped: [] as string[] }]));
-  const rows = db.prepare("SELECT site_id, url FROM pages WHERE status = 'skipped' AND site_id IN (SELECT id FROM sites WHERE parked IS NOT NULL) ORDER BY id").iterate() as Iterable<{ site_id: number; url: string }>;
-  for (const r of rows) {
-    const site = byId.get(r.site_id);
-    if (!site) continue;
-    site.pagesSkipped++;
-    if (site.skipped.length < n) site.skipped.push(r.url);
-  }
-  return [...byId.values()];
+/** Parked sites and the pages they left unfetched; the UI asks when the error count changes, not every second. */
+export function parkedSites(reader: CrawlReader, limit = 20): ParkedSiteDto[] {
+  return reader.parkedSites(Math.min(Math.max(0, Math.floor(limit)), 200));
 }
 
 export function fileSize(path: string): number {
   return [path, `${path}-wal`].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
 }
 
-const SORT_COLUMNS: ReadonlySet<string> = new Set(SITE_SORT_KEYS);
+/** The contract's sort keys (column names) as the reader's site fields. */
+const SORT_FIELDS: Readonly<Record<SiteSortKey, SiteField>> = {
+  host: 'host',
+  pages_fetched: 'pagesFetched',
+  pages_known: 'pagesKnown',
+  bytes: 'bytes',
+  errors: 'errors',
+  connect_ms: 'connectMs',
+  response_ms: 'responseMs',
+  requests_per_conn: 'requestsPerConn',
+};
+const SORT_KEYS: ReadonlySet<string> = new Set(SITE_SORT_KEYS);
 
-export function sitesPage(db: Db, q: SitesQuery = {}): SitesPage {
-  const sort = q.sort && SORT_COLUMNS.has(q.sort) ? q.sort : 'pages_fetched';
-  const dir = (q.descending ?? sort !== 'host') ? 'DESC' : 'ASC';
-  const limit = Math.min(Math.max(1, Math.floor(q.limit ?? 50)), 500);
-  const offset = Math.max(0, Math.floor(q.offset ?? 0));
-  // `sort` is one of a fixed list of column names, so interpolating it is safe.
-  const rows = db
-    .prepare(
-      `SELECT host, pages_fetched, pages_known, bytes, errors, connect_ms, response_ms, requests_per_conn, parked
-       FROM sites ORDER BY ${sort} ${dir} NULLS LAST, id LIMIT ? OFFSET ?`,
-    )
-    .all(limit, offset) as Array<Record<string, number | string | null>>;
+export function sitesPage(reader: CrawlReader, q: SitesQuery = {}): SitesPage {
+  const sort = q.sort && SORT_KEYS.has(q.sort) ? q.sort : 'pages_fetched';
+  const fields = ['host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'connectMs', 'responseMs', 'requestsPerConn', 'parked'] as const;
   return {
-    total: db.prepare('SELECT count(*) FROM sites').pluck().get() as number,
-    rows: rows.map((r) => ({
-      host: r.host as string,
-      pagesFetched: r.pages_fetched as number,
-      pagesKnown: r.pages_known as number,
-      bytes: r.bytes as number,
-      errors: r.errors as number,
-      connectMs: r.connect_ms as number | null,
-      responseMs: r.response_ms as number | null,
-      requestsPerConn: r.requests_per_conn as number | null,
-      parked: r.parked as string | null,
-    })),
+    total: reader.siteCount(),
+    rows: reader.sitesPage(fields, {
+      sort: SORT_FIELDS[sort],
+      descending: q.descending ?? sort !== 'host',
+      limit: Math.min(Math.max(1, Math.floor(q.limit ?? 50)), 500),
+      offset: Math.max(0, Math.floor(q.offset ?? 0)),
+    }),
   };
 }
 
-interface PageRow {
-  id: number;
-  url: string;
-  status: string;
-  http_status: number | null;
-  title: string | null;
-  content_type: string | null;
-  bytes: number | null;
-  depth: number;
-  error_code: string | null;
-  fetched_at: number | null;
-}
-
-export function pageDetail(db: Db, url: string, limit = 100): PageDetail | null {
-  const find = db.prepare('SELECT id, url, status, http_status, title, content_type, bytes, depth, error_code, fetched_at FROM pages WHERE url = ?');
-  const row = (find.get(canonicalize(url.trim()) ?? url.trim()) ?? find.get(url.trim())) as PageRow | undefined;
+export function pageDetail(reader: CrawlReader, url: string, limit = 100): PageDetail | null {
+  const fields = ['id', 'url', 'status', 'httpStatus', 'title', 'contentType', 'bytes', 'depth', 'errorCode', 'fetchedAt'] as const;
+  const asked = url.trim();
+  const row = reader.pageByUrl(canonicalize(asked) ?? asked, fields) ?? reader.pageByUrl(asked, fields);
   if (!row) return null;
   const n = Math.min(Math.max(1, limit), 1000);
-  const links = (sql: string) => db.prepare(sql).all(row.id, n + 1) as LinkDto[];
-  const inLinks = links('SELECT p.url, l.anchor, l.kind FROM links l JOIN pages p ON p.id = l.src WHERE l.dst = ? LIMIT ?');
-  const outLinks = links('SELECT p.url, l.anchor, l.kind FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ? LIMIT ?');
+  const inLinks = reader.linksTo(row.id, n + 1);
+  const outLinks = reader.linksFrom(row.id, n + 1);
   return {
     url: row.url,
     status: row.status,
-    httpStatus: row.http_status,
+    httpStatus: row.httpStatus,
     title: row.title,
-    contentType: row.content_type,
+    contentType: row.contentType,
     bytes: row.bytes,
     depth: row.depth,
-    errorCode: row.error_code,
-    fetchedAt: row.fetched_at,
+    errorCode: row.errorCode,
+    fetchedAt: row.fetchedAt,
     inLinks: inLinks.slice(0, n),
     outLinks: outLinks.slice(0, n),
     truncated: inLinks.length > n || outLinks.length > n,
   };
 }
 
-export function recentErrors(db: Db, limit = 20): RecentError[] {
-  // Walks the fetch_seq index backwards: cheap however large the crawl.
-  return (
-    db
-      .prepare(
-        `SELECT url, error_code AS code, http_status AS httpStatus FROM pages
-         WHERE fetch_seq IS NOT NULL AND error_code IS NOT NULL ORDER BY fetch_seq DESC LIMIT ?`,
-      )
-      .all(Math.min(Math.max(1, limit), 200)) as RecentError[]
-  );
+export function recentErrors(reader: CrawlReader, limit = 20): RecentError[] {
+  return reader.recentErrors(Math.min(Math.max(1, limit), 200)).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));
 }

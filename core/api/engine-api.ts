@@ -13,11 +13,11 @@ import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { runEvaluationOn, runPageRankOn, startExportOf } from './analyses.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
-import { fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary, withReadonly } from './crawl-queries.js';
+import { fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
-import { readTimeline } from '../store/timeline.js';
+import { withCrawlReader } from '../store/crawl-reader.js';
 
 /** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
 const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';
@@ -79,7 +79,7 @@ export class EngineApi implements C.CrawlbenchApi {
     const live = this.live.get(id);
     const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
     try {
-      const s = withReadonly(path, storedSummary);
+      const s = withCrawlReader(path, storedSummary);
       const interrupted = !live && s.state === 'running';
       const status: C.CrawlStatus = live ? (live.status === 'stopping' ? 'pausing' : live.status) : interrupted ? 'interrupted' : (s.state as C.CrawlStatus);
       const pagesFetched = Math.max(s.pagesFetched, live?.last?.pages ?? 0);
@@ -268,25 +268,25 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   async listSites(id: string, query: C.SitesQuery = {}): Promise<C.SitesPage> {
-    return withReadonly(this.existing(id), (db) => sitesPage(db, query ?? {}));
+    return withCrawlReader(this.existing(id), (reader) => sitesPage(reader, query ?? {}));
   }
 
   async getPage(id: string, url: string, limit = 100): Promise<C.PageDetail | null> {
-    return withReadonly(this.existing(id), (db) => pageDetail(db, String(url ?? ''), limit));
+    return withCrawlReader(this.existing(id), (reader) => pageDetail(reader, String(url ?? ''), limit));
   }
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
-    return withReadonly(this.existing(id), (db) => recentErrors(db, limit));
+    return withCrawlReader(this.existing(id), (reader) => recentErrors(reader, limit));
   }
 
   async timeline(id: string, maxPoints = 2000): Promise<C.Timeline> {
     const n = Math.min(Math.max(2, Math.floor(Number(maxPoints) || 2000)), 20_000);
-    const points = withReadonly(this.existing(id), (db) => readTimeline(db, n));
+    const points = withCrawlReader(this.existing(id), (reader) => reader.timeline(n));
     return { stored: points !== null, points: points ?? [] };
   }
 
   async parkedSites(id: string, limit = 20): Promise<C.ParkedSiteDto[]> {
-    return withReadonly(this.existing(id), (db) => parkedSites(db, limit));
+    return withCrawlReader(this.existing(id), (reader) => parkedSites(reader, limit));
   }
 
   async runPageRank(id: string): Promise<C.PageRankResultDto> {

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { validateSettings } from '../config/settings.js';
+import { CrawlReader, type CrawlTotals } from './crawl-reader.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { UrlIndex } from './url-index.js';
@@ -396,16 +397,9 @@ export class CrawlStore {
   }
 
   // ---- summaries ---------------------------------------------------------------------
-  totals(): { pagesFetched: number; pagesKnown: number; sites: number; links: number; bytes: number; queued: number } {
-    const q = (sql: string) => (this.db.prepare(sql).pluck().get() as number | null) ?? 0;
-    return {
-      pagesFetched: q('SELECT count(*) FROM pages WHERE fetch_seq IS NOT NULL'),
-      pagesKnown: q('SELECT count(*) FROM pages'),
-      sites: q('SELECT count(*) FROM sites'),
-      links: q('SELECT count(*) FROM links'),
-      bytes: q('SELECT sum(bytes) FROM pages WHERE fetch_seq IS NOT NULL'),
-      queued: q('SELECT count(*) FROM frontier'),
-    };
+  /** The crawl's totals as this connection sees them (the same queries as every reader's). */
+  totals(): CrawlTotals {
+    return CrawlReader.over(this.db).totals();
   }
   errorsByKind(): Record<string, number> {
     const rows = this.db
