@@ -1,3 +1,4 @@
+import { CrawlReader } from '../store/crawl-reader.js';
 import type { CrawlContext } from './context.js';
 
 /**
@@ -11,38 +12,33 @@ import type { CrawlContext } from './context.js';
 export function replayPolicy(ctx: CrawlContext): number {
   const { policy, store, scheduler } = ctx;
   if (!policy.onFetched && !policy.onBatch) return 0;
-  const db = store.db;
-  const page = db.prepare('SELECT id, url, site_id, depth, parent_id FROM pages WHERE id = ?');
-  const anchor = db.prepare('SELECT anchor FROM links WHERE src = ? AND dst = ?').pluck();
+  const reader = CrawlReader.over(store.db);
   const children = new Map<number, number[]>();
   const roots: number[] = [];
-  for (const row of db.prepare('SELECT id, parent_id FROM pages ORDER BY id').raw().iterate() as Iterable<[number, number | null]>) {
-    const [id, parent] = row;
-    if (parent === null) roots.push(id);
+  for (const { id, parentId } of reader.pages(['parentId'])) {
+    if (parentId === null) roots.push(id);
     else {
-      let list = children.get(parent);
-      if (!list) children.set(parent, (list = []));
+      let list = children.get(parentId);
+      if (!list) children.set(parentId, (list = []));
       list.push(id);
     }
   }
-  const linksOf = db.prepare('SELECT dst FROM links WHERE src = ?').pluck();
   const discover = (id: number, parent: number | null) => {
-    const p = page.get(id) as { id: number; url: string; site_id: number; depth: number; parent_id: number | null };
-    const site = scheduler.site(p.site_id);
+    const p = reader.page(id, ['url', 'siteId', 'depth'])!;
+    const site = scheduler.site(p.siteId);
     if (!site) return;
-    const a = parent === null ? null : ((anchor.get(parent, id) as string | null | undefined) ?? null);
+    const a = parent === null ? null : reader.linkAnchor(parent, id);
     const priority = policy.pagePriority({ id, site, depth: p.depth, parentId: parent, url: p.url, anchor: a });
     scheduler.setPagePriority(id, site, priority);
   };
   for (const id of roots) discover(id, null);
   let replayed = 0;
-  const fetched = db.prepare('SELECT id, site_id FROM pages WHERE fetch_seq IS NOT NULL ORDER BY fetch_seq').raw();
-  for (const [id, siteId] of fetched.iterate() as Iterable<[number, number]>) {
+  for (const { id, siteId } of reader.pagesByFetch(['id', 'siteId'])) {
     const site = scheduler.site(siteId);
     if (!site) continue;
     for (const child of children.get(id) ?? []) discover(child, id);
     scheduler.pageDone();
-    policy.onFetched?.(id, site, linksOf.all(id) as number[]);
+    policy.onFetched?.(id, site, reader.outLinks(id));
     replayed++;
   }
   return replayed;
