@@ -3,6 +3,11 @@ import { join } from 'node:path';
 
 const SEGMENT_BYTES = 1024 ** 3;
 
+/** The segment files of a content folder: 00001.bin, 00002.bin... (ContentReader reads them). */
+export function segmentFile(dir: string, segment: number): string {
+  return join(dir, `${String(segment).padStart(5, '0')}.bin`);
+}
+
 /**
  * Optional raw capture for a later WARC export: request headers, response headers and the
  * body bytes as received, appended to segment files in `DB.content/`. The database's
@@ -54,7 +59,7 @@ export class ContentStore {
   }
 
   segmentPath(segment: number): string {
-    return join(this.dir, `${String(segment).padStart(5, '0')}.bin`);
+    return segmentFile(this.dir, segment);
   }
 
   private openNext(): void {
