@@ -32,6 +32,11 @@ describe('crawl options', async () => {
     expect(summary.pagesFetched).toBe(90);
     const requests = server.requests.slice(before).map((r) => ({ ...r, host: '127.0.0.1' }));
     expect(politenessViolations(requests, server.connections, { w: 20, c: 5 })).toEqual([]);
+    // The address each site resolved to is kept with it (the simulator groups sites by it).
+    const store = CrawlStore.open(join(dir, 'per-ip.db'), { readonly: true });
+    const ips = store.db.prepare('SELECT host, ip FROM sites ORDER BY host').all();
+    store.close();
+    expect(ips).toEqual(['a.test', 'b.test', 'c.test'].map((host) => ({ host, ip: '127.0.0.1' })));
   });
 
   it('without --per-ip the same sites are crawled in parallel', async () => {
