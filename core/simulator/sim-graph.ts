@@ -33,6 +33,12 @@ export interface SimGraph {
   sizes: Float64Array | null;
   /** Per-site measurements from a crawl database, else null: drawn. */
   measured: Array<MeasuredSite | null> | null;
+  /**
+   * The IP address of each site where the source records one (a crawl database made with
+   * --per-ip keeps the address each site resolved to); absent or null: unknown, and the site
+   * is taken to be alone on its address. Dataset folders record none.
+   */
+  addresses?: Array<string | null> | null;
 }
 
 const URL_RE = /^https?:\/\/[^/?#\s]+/i;
@@ -122,11 +128,14 @@ function loadCrawl(path: string, mode: SiteKeyMode): SimGraph {
     }
     const sites = sitesOf(urls, mode);
     const byKey = new Map<string, MeasuredSite>();
-    for (const { host, connectMs, responseMs, requestsPerConn } of reader.sites(['host', 'connectMs', 'responseMs', 'requestsPerConn'])) {
+    const ipByKey = new Map<string, string>();
+    for (const { host, ip, connectMs, responseMs, requestsPerConn } of reader.sites(['host', 'ip', 'connectMs', 'responseMs', 'requestsPerConn'])) {
       byKey.set(host, { connectMs, responseMs, requestsPerConn });
+      if (ip !== null) ipByKey.set(host, ip);
     }
     const measured = sites.sites.map((key) => byKey.get(key) ?? null);
-    return { source: path, n, urls, graph: cg.graph, ...sites, sizes, measured };
+    const addresses = sites.sites.map((key) => ipByKey.get(key) ?? null);
+    return { source: path, n, urls, graph: cg.graph, ...sites, sizes, measured, addresses };
   });
 }
 
