@@ -5,8 +5,9 @@ import { EngineApi } from '../../core/api/engine-api.js';
 import { ipcClient, serveIpc } from '../../core/api/ipc.js';
 import { fakeIpcPair } from './fake-ipc.js';
 import { contractSuite } from './contract-suite.js';
+import { shapeSuite } from './shape-suite.js';
 
-contractSuite('IPC (fake ipcMain/ipcRenderer pair)', async () => {
+const harness = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cb-ipc-'));
   const engine = new EngineApi(dir);
   const { ipcMain, ipcRenderer } = fakeIpcPair();
@@ -19,4 +20,6 @@ contractSuite('IPC (fake ipcMain/ipcRenderer pair)', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+};
+shapeSuite('IPC (fake ipcMain/ipcRenderer pair)', harness);
+contractSuite('IPC (fake ipcMain/ipcRenderer pair)', harness);

@@ -8,10 +8,11 @@ import { startBrowserServer } from '../../core/api/browser-server.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { connectWebSocket } from '../../core/api/ws-client.js';
 import { contractSuite } from './contract-suite.js';
+import { shapeSuite } from './shape-suite.js';
 
 const WS = WebSocket as unknown as Parameters<typeof connectWebSocket>[1];
 
-contractSuite('WebSocket (browser mode)', async () => {
+const harness = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cb-ws-'));
   const engine = new EngineApi(join(dir, 'ws'));
   const server = await startBrowserServer({ api: engine, staticDir: dir });
@@ -25,7 +26,9 @@ contractSuite('WebSocket (browser mode)', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+};
+shapeSuite('WebSocket (browser mode)', harness);
+contractSuite('WebSocket (browser mode)', harness);
 
 describe('browser-mode guard', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cb-guard-'));

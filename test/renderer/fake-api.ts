@@ -1,5 +1,11 @@
-/** An in-memory CrawlbenchApi for store tests: records calls, lets a test push events. */
+/**
+ * An in-memory CrawlbenchApi for store tests: records calls, lets a test push events. It
+ * passes the same shape suite as the engine (test/renderer/fake-api.test.ts), and checks
+ * requests and seeds with the engine's own parsers, so the UI's tests cannot drift from it.
+ */
 import type { CrawlbenchApi, CrawlInfo, CrawlStateEvent, StatsEvent } from '../../core/api/contract.js';
+import { parseCreateRequest } from '../../core/api/create-request.js';
+import { parseSeeds } from '../../core/api/seeds.js';
 
 export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo {
   return { id, status: 'created', policy: 'breadth-first', pagesFetched: 0, pagesKnown: 1, queued: 1, sites: 1, sizeBytes: 4096, createdAt: '2026-01-01', demoWeb: false, endReason: null, historyMatched: null, ...extra };
@@ -17,33 +23,47 @@ export function fakeApi() {
   const calls: string[] = [];
   const statsCbs = new Set<(s: StatsEvent) => void>();
   const stateCbs = new Set<(s: CrawlStateEvent) => void>();
-  const fail = (code: string, message: string) => Promise.reject(Object.assign(new Error(message), { name: 'CrawlError', code }));
+  const fail = (code: string, message: string, field?: string) => Promise.reject(Object.assign(new Error(message), { name: 'CrawlError', code, ...(field ? { field } : {}) }));
+  /** The crawl, or the engine's CRAWL_DB_MISSING. */
+  const known = <T>(id: string, then: (c: CrawlInfo) => T): Promise<T> => {
+    const c = crawls.get(id);
+    return c ? Promise.resolve(then(c)) : fail('CRAWL_DB_MISSING', `no crawl named "${id}"`);
+  };
   const api: CrawlbenchApi = {
     listPolicies: async () => [{ name: 'breadth-first', summary: 'FIFO', params: [] }],
-    parseSeeds: async (text) => ({ urls: text.startsWith('http') ? [text] : [], hosts: [], suffixes: [], problems: text.startsWith('http') ? [] : [{ line: 1, text, problem: 'bad' }] }),
+    parseSeeds: async (text) => parseSeeds(text),
     listCrawls: async () => (calls.push('listCrawls'), [...crawls.values()]),
-    createCrawl: async (req) => {
+    createCrawl: async (raw) => {
       calls.push('createCrawl');
-      if (!req.demoWeb && !req.seedText) return fail('CRAWL_BAD_SEED', 'no seed');
-      if (typeof req.w === 'number' && req.w > 3_600_000) return Promise.reject(Object.assign(new Error('w: must be a duration from 0 ms to 1 hour'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'w' }));
-      const info = crawlInfo(req.name ?? 'c1', { demoWeb: !!req.demoWeb });
+      let req: ReturnType<typeof parseCreateRequest>;
+      try {
+        req = parseCreateRequest(raw);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      const bad = req.demoWeb ? undefined : parseSeeds(req.seedText ?? '').problems[0];
+      if (!req.demoWeb && (!req.seedText || bad)) return fail('CRAWL_BAD_SEED', bad ? `seeds: line ${bad.line}: “${bad.text}”: ${bad.problem}` : 'no seed', 'seedText');
+      const id = req.name ?? 'c1';
+      if (crawls.has(id)) return fail('CRAWL_SETTINGS_CONFLICT', `a crawl named "${id}" already exists`, 'name');
+      const info = crawlInfo(id, { demoWeb: !!req.demoWeb, policy: req.policy ?? 'breadth-first' });
       crawls.set(info.id, info);
       return info;
     },
-    start: async (id) => (calls.push(`start ${id}`), Object.assign(crawls.get(id)!, { status: 'running' as const })),
+    start: (id) => (calls.push(`start ${id}`), known(id, (c) => Object.assign(c, { status: 'running' as const }))),
     pause: async (id) => (calls.push(`pause ${id}`), Object.assign(crawls.get(id)!, { status: 'paused' as const })),
     resume: async (id) => (calls.push(`resume ${id}`), Object.assign(crawls.get(id)!, { status: 'running' as const })),
     stop: async (id) => (calls.push(`stop ${id}`), Object.assign(crawls.get(id)!, { status: 'stopped' as const, endReason: { kind: 'stopped' as const, at: '2026-01-01T00:00:00Z' } })),
     deleteCrawl: async (id) => {
       calls.push(`delete ${id}`);
+      if (!crawls.has(id)) return fail('CRAWL_DB_MISSING', `no crawl named "${id}"`);
       if (crawls.get(id)?.status === 'running') return fail('CRAWL_DB_LOCKED', 'running');
       crawls.delete(id);
     },
     currentStats: async () => null,
     listSites: async () => ({ total: 1, rows: [{ host: 'a.test', pagesFetched: 3, pagesKnown: 4, bytes: 10, errors: 0, connectMs: 1, responseMs: 2, requestsPerConn: 1, parked: null }] }),
-    getPage: async (_id, url) => (url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, inLinks: [], outLinks: [], truncated: false }),
+    getPage: (id, url) => known(id, () => (url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, inLinks: [], outLinks: [], truncated: false })),
     recentErrors: async () => [{ url: 'http://a.test/x', code: 'CRAWL_HTTP_4XX', httpStatus: 404 }],
-    timeline: async () => ({ stored: true, points: [] }),
+    timeline: (id) => known(id, () => ({ stored: true, points: [] })),
     parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
     runPageRank: () => fail('CRAWL_INTERNAL', 'not yet'),
     runEvaluation: () => fail('CRAWL_INTERNAL', 'not yet'),

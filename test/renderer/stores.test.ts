@@ -7,7 +7,7 @@ import { useCrawlsStore } from '../../renderer/stores/crawls.js';
 import { useInspectorStore } from '../../renderer/stores/inspector.js';
 import { SERIES_MAX, useLiveStore } from '../../renderer/stores/live.js';
 import { useNewCrawlStore } from '../../renderer/stores/new-crawl.js';
-import { fakeApi, stats } from './fake-api.js';
+import { crawlInfo, fakeApi, stats } from './fake-api.js';
 
 let fake: ReturnType<typeof fakeApi>;
 /** Lets the stores' pending API calls (the fake answers at once) resolve. */
@@ -88,7 +88,7 @@ describe('new-crawl store', () => {
   it('keeps a refused creation with its action, in words, until dismissed or tried again', async () => {
     const newCrawl = useNewCrawlStore();
     expect(await newCrawl.create({ name: 'x' })).toBeNull();
-    expect(newCrawl.errorOf('create')).toEqual({ field: null, code: 'CRAWL_BAD_SEED', text: 'No seed' });
+    expect(newCrawl.errorOf('create')).toEqual({ field: 'seedText', code: 'CRAWL_BAD_SEED', text: 'No seed' });
     expect(newCrawl.pending.create).toBeUndefined();
     // A field's error loses its field name (and any CLI flag) in front: the form shows it at the field.
     expect(await newCrawl.create({ name: 'x', demoWeb: true, w: 4e6 })).toBeNull();
@@ -191,6 +191,7 @@ describe('live store', () => {
 
 describe('inspector store', () => {
   it('looks a page up and says when the crawl does not know it', async () => {
+    fake.crawls.set('a', crawlInfo('a'));
     const inspector = useInspectorStore();
     await inspector.lookup('a', ' http://a.test/evil ');
     expect(inspector.page?.title).toBe('<img src=x onerror=alert(1)>');
@@ -200,6 +201,7 @@ describe('inspector store', () => {
   });
 
   it('shows the page of the latest lookup even when an earlier one answers later, and its error in words', async () => {
+    fake.crawls.set('a', crawlInfo('a'));
     const inspector = useInspectorStore();
     const getPage = fake.api.getPage;
     let release!: () => void;

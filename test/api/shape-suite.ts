@@ -1,0 +1,107 @@
+/**
+ * What every implementation of CrawlbenchApi must answer, and how: the engine behind each
+ * transport (WebSocket, IPC) and the renderer's fake API (test/renderer/fake-api.ts), so that
+ * the UI's tests cannot drift from the engine. Nothing here needs a crawl to run: what does is
+ * in contract-suite.ts, run against the engine only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlbenchApi, CrawlInfo } from '../../core/api/contract.js';
+
+export interface ShapeHarness {
+  api: CrawlbenchApi;
+  close(): Promise<void>;
+}
+
+async function codeOf(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => 'resolved',
+    (e: { code?: unknown }) => e.code,
+  );
+}
+
+function expectCrawlInfo(c: CrawlInfo): void {
+  expect(c).toMatchObject({
+    id: expect.any(String),
+    status: expect.stringMatching(/^(created|running|pausing|paused|stopped|finished|interrupted|unreadable)$/),
+    pagesFetched: expect.any(Number),
+    pagesKnown: expect.any(Number),
+    queued: expect.any(Number),
+    sites: expect.any(Number),
+    sizeBytes: expect.any(Number),
+    demoWeb: expect.any(Boolean),
+  });
+  expect(c).toHaveProperty('policy');
+  expect(c).toHaveProperty('createdAt');
+  expect(c).toHaveProperty('endReason');
+  expect(c).toHaveProperty('historyMatched');
+}
+
+export function shapeSuite(implementation: string, makeHarness: () => Promise<ShapeHarness>): void {
+  describe(`CrawlbenchApi shape: ${implementation}`, () => {
+    let h: ShapeHarness;
+    beforeAll(async () => {
+      h = await makeHarness();
+    });
+    afterAll(() => h?.close());
+
+    it('lists the policies with their parameters', async () => {
+      const policies = await h.api.listPolicies();
+      expect(policies.length).toBeGreaterThan(0);
+      for (const p of policies) {
+        expect(p).toMatchObject({ name: expect.any(String), summary: expect.stringMatching(/\w/), params: expect.any(Array) });
+        for (const q of p.params) expect(q.type).toMatch(/^(number|integer|string|boolean)$/);
+      }
+      expect(policies.map((p) => p.name)).toContain('breadth-first');
+    });
+
+    it('reads seeds line by line: URLs, hosts, suffixes, and each bad line with its number', async () => {
+      const p = await h.api.parseSeeds('http://www.uchile.cl/a\nwww.emol.cl, .cl\nftp://x.cl/ # no\nnot a url at all');
+      expect(p.urls).toEqual(['http://www.uchile.cl/a']);
+      expect(p.hosts).toEqual(['www.emol.cl']);
+      expect(p.suffixes).toEqual(['.cl']);
+      expect(p.problems.map((x) => x.line)).toEqual([3, 4]);
+      for (const x of p.problems) expect(x).toMatchObject({ text: expect.any(String), problem: expect.stringMatching(/\w/) });
+      expect(p.problemCount ?? p.problems.length).toBe(2);
+    });
+
+    it('refuses bad input as {name, code, message, field}, naming the field', async () => {
+      const seed = await h.api.createCrawl({ name: 'bad', seedText: 'ftp://nowhere/' }).catch((e: unknown) => e);
+      expect(seed).toMatchObject({ name: 'CrawlError', code: 'CRAWL_BAD_SEED', field: 'seedText', message: expect.stringMatching(/ftp:\/\/nowhere/) });
+      const w = await h.api.createCrawl({ name: 'bad', seedText: 'http://127.0.0.1:9/', w: '' as unknown as number }).catch((e: unknown) => e);
+      expect(w).toMatchObject({ name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'w' });
+      expect((await h.api.listCrawls()).map((c) => c.id)).not.toContain('bad');
+    });
+
+    it('says CRAWL_DB_MISSING for a crawl that is not there', async () => {
+      for (const p of [h.api.getPage('no-such-crawl', 'http://x/'), h.api.start('no-such-crawl'), h.api.deleteCrawl('no-such-crawl'), h.api.timeline('no-such-crawl')]) {
+        expect(await codeOf(p)).toBe('CRAWL_DB_MISSING');
+      }
+    });
+
+    it('creates a crawl, lists it with every field, answers its empty tables, refuses a second of that name, deletes it', async () => {
+      const created = await h.api.createCrawl({ name: 'shape', seedText: 'http://127.0.0.1:9/', w: 0, r: 2 });
+      expectCrawlInfo(created);
+      expect(created).toMatchObject({ id: 'shape', status: 'created', policy: 'breadth-first', endReason: null, historyMatched: null, demoWeb: false });
+      const listed = (await h.api.listCrawls()).find((c) => c.id === 'shape')!;
+      expectCrawlInfo(listed);
+      expect(await codeOf(h.api.createCrawl({ name: 'shape', seedText: 'http://127.0.0.1:9/', w: 0 }))).toBe('CRAWL_SETTINGS_CONFLICT');
+      expect(await h.api.currentStats('shape')).toBeNull();
+      const sites = await h.api.listSites('shape', { limit: 5 });
+      expect(sites).toMatchObject({ total: expect.any(Number), rows: expect.any(Array) });
+      const timeline = await h.api.timeline('shape');
+      expect(timeline).toMatchObject({ stored: true, points: expect.any(Array) });
+      expect(Array.isArray(await h.api.parkedSites('shape'))).toBe(true);
+      expect(Array.isArray(await h.api.recentErrors('shape'))).toBe(true);
+      await h.api.deleteCrawl('shape');
+      expect((await h.api.listCrawls()).map((c) => c.id)).not.toContain('shape');
+    });
+
+    it('subscribes to events with a function that unsubscribes', () => {
+      const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {})];
+      for (const off of offs) {
+        expect(typeof off).toBe('function');
+        off();
+      }
+    });
+  });
+}
