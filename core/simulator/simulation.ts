@@ -1,6 +1,7 @@
 import type { PolicyContext } from '../policies/context.js';
 import { createPolicy } from '../policies/registry.js';
 import type { Clock } from '../scheduler/clock.js';
+import { IpGate } from '../scheduler/ip-gate.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { SiteState } from '../scheduler/site-state.js';
 import { EventQueue } from './event-queue.js';
@@ -33,6 +34,12 @@ export interface SimulationOptions {
   oracle?: ReadonlyMap<string, number>;
   /** Overrides the network model's servers (site index -> model): for cases worked out by hand. */
   servers?: (site: number) => ServerModel;
+  /**
+   * Politeness per IP address as well as per site (the crawler's --per-ip): sites the graph
+   * gives one address are contacted one at a time, the connection gap apart. A site with no
+   * recorded address is alone on its own, so without addresses this changes nothing.
+   */
+  perIp?: boolean;
 }
 
 export interface SimulationResult {
@@ -88,6 +95,7 @@ export class Simulation {
   private readonly depth: Int32Array;
   private readonly sites: Array<SiteState | undefined>;
   private readonly servers: Array<ServerModel | undefined>;
+  private readonly ipGate: IpGate | null;
   private nextPageId = 1;
   private nextSiteId = 1;
   private fetched = 0;
@@ -113,6 +121,7 @@ export class Simulation {
     this.policy = createPolicy(o.policy, o.params ?? {}, ctx);
     this.scheduler = new Scheduler({ clock: this.clock, policy: this.policy, r: o.r, c: o.c, w: o.w, batch: o.batch ?? null });
     this.link = new SharedLink(o.bandwidth);
+    this.ipGate = o.perIp ? new IpGate(o.w) : null;
     this.simOf = new Int32Array(g.n);
     this.nodeOf = new Int32Array(g.n + 1);
     this.depth = new Int32Array(g.n);
@@ -209,8 +218,14 @@ export class Simulation {
 
   private startSession(session: Session): void {
     const s = this.g.siteOf[this.nodeOf[session.pages[0]!.id]!]!;
-    const server = this.server(s);
     const site = session.site;
+    const ip = this.ipGate ? this.address(s) : null;
+    if (ip !== null) {
+      // As Crawler.session: an address held by another site's connection sends the session back.
+      const wait = this.ipGate!.acquire(ip, this.clock.t);
+      if (wait !== null) return this.scheduler.finish(session, this.clock.t, session.pages, wait);
+    }
+    const server = this.server(s);
     this.connections++;
     this.inFlightPages += session.pages.length;
     this.noteOpen(this.clock.t);
@@ -218,6 +233,7 @@ export class Simulation {
     let requests = 0;
     const end = () => {
       site.measureConnection(server.connectMs, requests);
+      if (ip !== null) this.ipGate!.release(ip, this.clock.t, this.scheduler.connectionGap(site));
       this.inFlightPages -= session.pages.length - i;
       this.scheduler.finish(session, this.clock.t, session.pages.slice(i));
       this.noteOpen(this.clock.t);
@@ -238,6 +254,11 @@ export class Simulation {
       });
     };
     this.events.push(this.clock.t + server.connectMs, request);
+  }
+
+  /** Site s's address: the one the graph records, else its own key (a host alone on its address). */
+  private address(s: number): string {
+    return this.g.addresses?.[s] ?? this.g.sites[s]!;
   }
 
   /** As page-processor.ts does for a fetched page: count it, discover its links, tell the policy. */
