@@ -4,7 +4,7 @@ import { metrics } from '../ranking/evaluate.js';
 import { listPolicies } from '../policies/registry.js';
 import type { SiteKeyMode } from '../url/site-key.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
-import { Simulation, type SimulationResult } from './simulation.js';
+import { Simulation, siteAddress, type SimulationResult } from './simulation.js';
 import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
 
 export interface SimulateOptions {
@@ -30,6 +30,12 @@ export interface SimulateOptions {
   networkSeed?: number;
   maxPages?: number | null;
   maxPagesPerSite?: number | null;
+  /**
+   * Politeness per IP address as well as per site: sites the graph gives one address are
+   * contacted one at a time. Only a crawl database records addresses (made with --per-ip);
+   * in a dataset folder every host is its own address, and this is politeness per site.
+   */
+  perIp?: boolean;
   /** Points kept per curve. */
   points?: number;
   onProgress?: (msg: string) => void;
@@ -60,7 +66,9 @@ export interface SimulateReport {
   sites: number;
   seeds: number;
   reachable: number;
-  settings: { r: number; w: number; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null };
+  /** With perIp: the distinct addresses the sites are on (as many as sites when the graph records none). */
+  addresses: number | null;
+  settings: { r: number; w: number; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
   history: { source: string; pages: number } | null;
   loadSeconds: number;
   policies: PolicyOutcome[];
@@ -137,6 +145,7 @@ export function simulate(opts: SimulateOptions): SimulateReport {
     sites: p.g.sites.length,
     seeds: p.seeds.length,
     reachable: p.reachableCount,
+    addresses: opts.perIp ? addressCount(p.g) : null,
     settings: {
       r: opts.r,
       w: opts.w,
@@ -145,11 +154,17 @@ export function simulate(opts: SimulateOptions): SimulateReport {
       latency: opts.latency ?? true,
       networkSeed: opts.networkSeed ?? 1,
       batch: opts.batch ?? null,
+      perIp: opts.perIp ?? false,
     },
     history: historySource === null ? null : { source: historySource, pages: history!.size },
     loadSeconds: p.loadSeconds,
     policies,
   };
+}
+
+/** Distinct addresses of the graph's sites, a site with none recorded counting as its own. */
+export function addressCount(g: SimGraph): number {
+  return new Set(g.sites.map((_, s) => siteAddress(g, s))).size;
 }
 
 /** The previous crawl the historical policies need: --history's database, else derived from the graph. */
@@ -196,6 +211,7 @@ export function runOne(
     seeds: p.seeds,
     maxPages: opts.maxPages ?? null,
     maxPagesPerSite: opts.maxPagesPerSite ?? null,
+    perIp: opts.perIp ?? false,
     history,
     oracle: p.oracle,
   }).run();

@@ -58,6 +58,11 @@ export interface SimulationResult {
   wallMs: number;
 }
 
+/** Site s's address: the one the graph records, else its own key (a host alone on its address). */
+export function siteAddress(g: SimGraph, s: number): string {
+  return g.addresses?.[s] ?? g.sites[s]!;
+}
+
 /** The simulator's clock: virtual milliseconds, advanced only by the event loop. */
 class VirtualClock implements Clock {
   t = 0;
@@ -219,7 +224,7 @@ export class Simulation {
   private startSession(session: Session): void {
     const s = this.g.siteOf[this.nodeOf[session.pages[0]!.id]!]!;
     const site = session.site;
-    const ip = this.ipGate ? this.address(s) : null;
+    const ip = this.ipGate ? siteAddress(this.g, s) : null;
     if (ip !== null) {
       // As Crawler.session: an address held by another site's connection sends the session back.
       const wait = this.ipGate!.acquire(ip, this.clock.t);
@@ -254,11 +259,6 @@ export class Simulation {
       });
     };
     this.events.push(this.clock.t + server.connectMs, request);
-  }
-
-  /** Site s's address: the one the graph records, else its own key (a host alone on its address). */
-  private address(s: number): string {
-    return this.g.addresses?.[s] ?? this.g.sites[s]!;
   }
 
   /** As page-processor.ts does for a fetched page: count it, discover its links, tell the policy. */

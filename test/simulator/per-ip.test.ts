@@ -1,6 +1,11 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SimGraph } from '../../core/simulator/sim-graph.js';
+import { simulate } from '../../core/simulator/simulate.js';
+import { loadSimGraph, type SimGraph } from '../../core/simulator/sim-graph.js';
 import { Simulation, type SimulationOptions, type SimulationResult } from '../../core/simulator/simulation.js';
+import { handWeb } from '../../core/testweb/hand-web.js';
+import { tmpDir } from '../helpers/tmp.js';
+import { crawl, serve, testSettings } from '../helpers/web.js';
 
 const PAGES = 4;
 
@@ -82,5 +87,43 @@ describe('simulator: politeness per IP address', () => {
     const off = run(bare, { perIp: false });
     expect(Array.from(on.order)).toEqual(Array.from(off.order));
     expect(Array.from(on.times)).toEqual(Array.from(off.times));
+  });
+});
+
+describe('simulate: the addresses a crawl database recorded', async () => {
+  const dir = tmpDir();
+  const site = (host: string) => ({
+    host,
+    pages: Array.from({ length: 6 }, (_, i) => ({ path: i === 0 ? '/' : `/p${i}.html`, links: i === 0 ? [1, 2, 3, 4, 5].map((k) => `/p${k}.html`) : ['/'] })),
+  });
+  // The test helpers resolve every host to 127.0.0.1: three sites on one address.
+  const { port } = await serve(handWeb([site('a.test'), site('b.test'), site('c.test')]));
+  const seeds = ['a', 'b', 'c'].map((h) => `http://${h}.test:${port}/`);
+  const options = { policies: ['breadth-first'], r: 8, w: 1000, c: 1, bandwidth: Infinity, latency: false };
+
+  it('a --per-ip crawl records one address for its three sites; simulate --per-ip then takes them one at a time', async () => {
+    const db = join(dir, 'per-ip.db');
+    await crawl(db, testSettings(seeds, { perIp: true }));
+    expect(loadSimGraph(db).addresses).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    const on = simulate({ graph: db, ...options, perIp: true });
+    const off = simulate({ graph: db, ...options });
+    expect(on.addresses).toBe(1);
+    expect(off.addresses).toBeNull();
+    expect(on.policies[0]!.pagesFetched).toBe(18);
+    expect(off.policies[0]!.pagesFetched).toBe(18);
+    // Without latency a connection takes no time: the crawl is the waits between connections,
+    // w apart per site (six connections) without perIp, per address (eighteen) with it.
+    expect(off.policies[0]!.simulatedSeconds).toBeCloseTo(5, 6);
+    expect(on.policies[0]!.simulatedSeconds).toBeCloseTo(17, 6);
+  });
+
+  it('a crawl made without --per-ip records no address: each site is its own, and --per-ip changes nothing', async () => {
+    const db = join(dir, 'no-per-ip.db');
+    await crawl(db, testSettings(seeds));
+    expect(loadSimGraph(db).addresses).toEqual([null, null, null]);
+    const on = simulate({ graph: db, ...options, perIp: true });
+    const off = simulate({ graph: db, ...options });
+    expect(on.addresses).toBe(3);
+    expect(on.policies[0]!.simulatedSeconds).toBe(off.policies[0]!.simulatedSeconds);
   });
 });
