@@ -35,6 +35,10 @@ the seeds.
   --network-seed N       seed of the drawn latencies, rates and page sizes (default 1)
   --max-pages N          stop after N pages
   --max-pages-per-site N per-site cap (default none: the graph is finite)
+  --per-ip               politeness per IP address as well as per site, as crawl --per-ip:
+                         sites on one address are contacted one at a time, w apart. Addresses
+                         come from a crawl database made with --per-ip; a dataset folder has
+                         none, so there every host is its own address and this changes nothing
   --csv FILE             the curves (policy, fraction_pages, cumulative_pagerank, seconds) and
                          open connections over time (policy, seconds, open); with several
                          --r/--c/--bandwidth values, the speed-up table
@@ -57,6 +61,7 @@ const OPTIONS = {
   'network-seed': { type: 'string' },
   'max-pages': { type: 'string' },
   'max-pages-per-site': { type: 'string' },
+  'per-ip': { type: 'boolean' },
   csv: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -92,6 +97,7 @@ export const simulateCommand = defineCommand({
       networkSeed: intFlag(flags, 'network-seed', 0) ?? 1,
       maxPages: intFlag(flags, 'max-pages', 1) ?? null,
       maxPagesPerSite: intFlag(flags, 'max-pages-per-site', 1) ?? null,
+      perIp: flags['per-ip'] ?? false,
     };
     const progress = (msg: string) => process.stderr.write(msg + '\n');
     const csv = flags.csv;
@@ -183,6 +189,7 @@ export function reportText(r: SimulateReport): string {
   const head = [
     `simulation of ${r.graph}: ${r.pages} pages, ${r.links} links, ${r.sites} sites; ${r.reachable} pages reachable from ${r.seeds} seeds`,
     `  r = ${s.r}, w = ${s.w / 1000} s, c = ${s.c}, bandwidth ${bw(s.bandwidth)}, latency ${s.latency ? `on (network seed ${s.networkSeed})` : 'off'}${s.batch ? `, batches of ${s.batch}` : ''}`,
+    ...(s.perIp ? [`  politeness per IP address as well: ${r.sites} sites on ${r.addresses} addresses`] : []),
     ...(r.history ? [`  history: ${r.history.source} (${r.history.pages} pages)`] : []),
     '',
   ];

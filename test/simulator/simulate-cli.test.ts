@@ -86,6 +86,15 @@ describe('crawlbench simulate', () => {
     expect(report.policies[0]!.pagesFetched).toBeGreaterThan(100);
   }, 60_000);
 
+  it('--per-ip on a dataset folder: no addresses recorded, every host its own, the same crawl', async () => {
+    const args = ['simulate', '--graph', graph, '--policy', 'breadth-first', '--r', '8', '--w', '1s'];
+    const [text, on, off] = await Promise.all([crawlbench([...args, '--per-ip']), crawlbench([...args, '--per-ip', '--json']), crawlbench([...args, '--json'])]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('politeness per IP address as well: 40 sites on 40 addresses');
+    const seconds = (r: typeof on) => (JSON.parse(r.stdout) as { policies: Outcome[] }).policies[0]!.simulatedSeconds;
+    expect(seconds(on)).toBe(seconds(off));
+  }, 60_000);
+
   it('bad input: one line naming the problem, exit 2', async () => {
     const bad = join(dir, 'no-links');
     mkdirSync(bad);
