@@ -15,7 +15,7 @@
 import type { Statement } from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { CrawlError, ErrorCodes } from '../errors.js';
-import type { CrawlState } from './crawl-store.js';
+import type { CrawlState } from './crawl-state.js';
 import { openDatabase, type Db } from './database.js';
 import { readAllLinks } from './link-ranges.js';
 import { scanRanges } from './range-scan.js';

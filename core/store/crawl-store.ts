@@ -5,11 +5,10 @@ import { validateSettings } from '../config/settings.js';
 import { CrawlReader, type CrawlTotals } from './crawl-reader.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
+import type { CrawlState, PageStatus } from './crawl-state.js';
 import { UrlIndex } from './url-index.js';
 
-export type PageStatus = 'queued' | 'fetched' | 'duplicate' | 'failed' | 'skipped' | 'disallowed';
-/** 'stopped': ended for good by the user (never resumed); read indexes built as for 'finished'. */
-export type CrawlState = 'created' | 'running' | 'paused' | 'finished' | 'stopped';
+export type { CrawlState, PageStatus } from './crawl-state.js';
 
 export interface SiteRow {
   id: number;

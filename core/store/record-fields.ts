@@ -9,7 +9,7 @@
  * carry no sequence number and read as stored now: a page finished without a fetch
  * (skipped, disallowed, failed for good), its attempts, a requeued page's depth.
  */
-import type { PageStatus } from './crawl-store.js';
+import type { PageStatus } from './crawl-state.js';
 
 export interface PageRecord {
   id: number;
