@@ -119,3 +119,12 @@ function fingerprint(s: string): void {
   fpHi = a >>> 0;
   fpLo = b >>> 0;
 }
+
+/**
+ * The same 64-bit fingerprint of a URL as one number: for readers that match two crawls' URLs
+ * through sorted fingerprints instead of holding both crawls' URLs (core/compare).
+ */
+export function urlFingerprint(url: string): bigint {
+  fingerprint(url);
+  return (BigInt(fpHi) << 32n) | BigInt(fpLo);
+}
