@@ -16,6 +16,18 @@ export const ErrorCodes = {
   CRAWL_STOPPED: 'CRAWL_STOPPED',
   /** A simulator graph source that is neither a dataset folder nor a crawl database, or is malformed. */
   BAD_GRAPH: 'CRAWL_BAD_GRAPH',
+  /** A graph to partition or export that has no link between two pages (nothing to cut). */
+  GRAPH_NO_LINKS: 'CRAWL_GRAPH_NO_LINKS',
+  /** An output file that exists, written over only when asked (--force). */
+  OUTPUT_EXISTS: 'CRAWL_OUTPUT_EXISTS',
+  /** A part vector (one part per line) of the wrong length or with a part outside 0..K-1. */
+  BAD_PART_FILE: 'CRAWL_BAD_PART_FILE',
+  /** An external program (gpmetis, KaHyPar) that is not installed or not where it was said to be. */
+  TOOL_MISSING: 'CRAWL_TOOL_MISSING',
+  /** An external program that ran and failed (its exit status and last output in the message). */
+  TOOL_FAILED: 'CRAWL_TOOL_FAILED',
+  /** A long job the user cancelled. */
+  CANCELLED: 'CRAWL_CANCELLED',
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
@@ -62,6 +74,10 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.SHORT_W,
   ErrorCodes.CRAWL_STOPPED,
   ErrorCodes.BAD_GRAPH,
+  ErrorCodes.GRAPH_NO_LINKS,
+  ErrorCodes.OUTPUT_EXISTS,
+  ErrorCodes.BAD_PART_FILE,
+  ErrorCodes.TOOL_MISSING,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,
   ErrorCodes.DB_TOO_NEW,
