@@ -102,7 +102,7 @@ export class Crawler extends EventEmitter {
       scheduler,
       policy,
       scope: new Scope({ ...settings.scope, seedHosts }),
-      fetcher: opts.fetcher ?? new HttpFetcher({ ...settings, resolve: settings.resolve }),
+      fetcher: opts.fetcher ?? new HttpFetcher({ ...settings, resolve: settings.resolve, captureRaw: settings.storeContent }),
       robots: new RobotsCache(store, settings.userAgent),
       counters: new CrawlCounters(),
       content,

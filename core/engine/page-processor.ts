@@ -7,6 +7,7 @@ import type { SiteState } from '../scheduler/site-state.js';
 import { canonicalize } from '../url/canonical.js';
 import type { NewLink } from '../store/crawl-store.js';
 import type { CrawlContext } from './context.js';
+import { capturePage } from './capture.js';
 import { discover, type KnownPages } from './discovery.js';
 
 /**
@@ -110,7 +111,7 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
   if (status === 429 || status >= 500) {
     const code = status === 429 ? ErrorCodes.HTTP_429 : ErrorCodes.HTTP_5XX;
     const retryAfter = parseRetryAfter(res.headers['retry-after']);
-    return failAttempt(ctx, site, job, code, retryAfter, status);
+    return failAttempt(ctx, site, job, code, retryAfter, status, res);
   }
   const c = classify(ctx, job, res, found);
   record(ctx, site, job, res, c);
@@ -178,7 +179,7 @@ function record(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResp
     fetchedAt: res.endedAt,
     responseMs: res.headersAt - res.startedAt,
   });
-  if (ctx.content && !ctx.content.full) storeContent(ctx, job.id, res);
+  if (ctx.content) capturePage(ctx, job.id, res);
   counters.pagesFetched++;
   counters.bytes += res.body.length;
   site.pagesFetched++;
@@ -230,6 +231,7 @@ export function failAttempt(
   code: string,
   retryAfterMs: number | null = null,
   httpStatus: number | null = null,
+  res: FetchResponse | null = null,
 ): Outcome {
   const { settings, store, counters } = ctx;
   counters.error(code);
@@ -250,21 +252,14 @@ export function failAttempt(
       status: 'failed', httpStatus, contentType: null, bytes: 0, contentHash: null, duplicateOf: null, title: null,
       noindex: false, errorCode: code, attempts, fetchedAt: ctx.scheduler.clock.now(), responseMs: null,
     });
+    // The answer the page gave up on is kept for a WARC export (the retried ones are not).
+    if (res && ctx.content) capturePage(ctx, job.id, res);
     counters.pagesFetched++;
     ctx.scheduler.pageDone();
   } else {
     store.finishPage(job.id, 'failed', code, attempts);
   }
   return { kind: 'done' };
-}
-
-function storeContent(ctx: CrawlContext, pageId: number, res: FetchResponse): void {
-  const headerLines = Object.entries(res.headers)
-    .flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}\r\n`) : v === undefined ? [] : [`${k}: ${v}\r\n`]))
-    .join('');
-  const responseHeaders = `HTTP/1.1 ${res.status}\r\n${headerLines}\r\n`;
-  const at = ctx.content!.append(res.rawRequest ?? '', responseHeaders, res.body);
-  if (at) ctx.store.insertContent(pageId, at.segment, at.offset, at.reqLen, at.hdrLen, res.body.length);
 }
 
 function headerText(v: string | string[] | undefined): string | undefined {

@@ -3,6 +3,7 @@ import type { Connection } from '../fetch/interfaces.js';
 import type { RobotsRules } from '../robots/robots.js';
 import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
+import { captureRobots } from './capture.js';
 import type { CrawlContext } from './context.js';
 import { failAttempt, processResponse, type PageJob } from './page-processor.js';
 import type { RobotsStatus } from './robots-cache.js';
@@ -206,6 +207,7 @@ async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection,
       }
       result.endedAt = res.endedAt;
       ctx.counters.requests++;
+      if (ctx.content) captureRobots(ctx, site.id, url, res);
       const status = res.status;
       if (status >= 300 && status < 400 && typeof res.headers['location'] === 'string') {
         url = new URL(res.headers['location'], url).href;

@@ -97,7 +97,8 @@ export class HttpConnection implements Connection {
   private async fetch(path: string, headers: Record<string, string>, startedAt: number): Promise<FetchResponse> {
     let res;
     try {
-      res = await this.client.request({ path, method: 'GET', headers });
+      // Raw headers only when captured: the crawl's hot path keeps undici's parsed object.
+      res = await this.client.request(this.limits.captureRaw ? { path, method: 'GET', headers, responseHeaders: 'raw' } : { path, method: 'GET', headers });
     } catch (err) {
       this.closedByPeer = true;
       throw mapError(err, this.origin + path);
@@ -121,21 +122,30 @@ export class HttpConnection implements Connection {
       throw mapError(err, this.origin + path);
     }
     const endedAt = performance.timeOrigin + performance.now();
-    const connHeader = String(res.headers['connection'] ?? '').toLowerCase();
+    let raw: FetchResponse['raw'];
+    let parsed = res.headers as Record<string, string | string[] | undefined>;
+    if (Array.isArray(res.headers)) {
+      raw = { statusText: res.statusText ?? '', headers: res.headers as unknown as string[] };
+      parsed = headerObject(raw.headers);
+    }
+    const connHeader = String(parsed['connection'] ?? '').toLowerCase();
     if (connHeader.includes('close')) this.closedByPeer = true;
-    const contentType = res.headers['content-type'];
+    const contentType = parsed['content-type'];
     const host = this.hostHeader;
     return {
       status: res.statusCode,
-      headers: res.headers as Record<string, string | string[] | undefined>,
+      headers: parsed,
+      ...(raw ? { raw } : {}),
       body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
       contentType: typeof contentType === 'string' ? contentType : null,
       startedAt,
       headersAt,
       endedAt,
-      // Built only when asked for (the content store): most crawls never read it.
+      // Built only when asked for (the content store): most crawls never read it. The lines
+      // undici 7 writes for a GET over a kept-alive connection (client-h1.js writeH1): host,
+      // connection, then ours in order; test/export checks it against what a server received.
       get rawRequest() {
-        return `GET ${path} HTTP/1.1\r\nhost: ${host}\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n';
+        return `GET ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n';
       },
     };
   }
@@ -152,6 +162,20 @@ export class HttpConnection implements Connection {
 }
 
 const CLOSED = new undiciErrors.ClientDestroyedError();
+
+/** undici's parsed header object (lower-case names, repeats as arrays) from raw [name, value...] pairs. */
+function headerObject(raw: string[]): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = Object.create(null) as Record<string, string | string[] | undefined>;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    const prev = out[name];
+    if (prev === undefined) out[name] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[name] = [prev, value];
+  }
+  return out;
+}
 
 function mapError(err: unknown, url: string): CrawlError {
   if (err instanceof CrawlError) return err;

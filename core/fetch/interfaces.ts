@@ -15,6 +15,12 @@ export interface FetchResponse {
   headersAt: number;
   endedAt: number;
   rawRequest?: string;
+  /**
+   * The response head as received, only when the connection captures it (a crawl that
+   * stores content): the reason phrase and the header lines in their order, case and
+   * repeats, as [name, value, name, value...] (values latin1, byte for byte).
+   */
+  raw?: { statusText: string; headers: string[] };
 }
 
 /** One connection to one origin; requests go over it back to back, never in parallel. */
@@ -41,6 +47,8 @@ export interface Fetcher {
 }
 
 export interface FetchLimits {
+  /** Keep each response's head as received (FetchResponse.raw); costs a little per request, so only when content is stored. */
+  captureRaw?: boolean;
   connectTimeout: number;
   headersTimeout: number;
   bodyTimeout: number;

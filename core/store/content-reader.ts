@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { segmentFile } from './content-store.js';
-import type { CrawlReader } from './crawl-reader.js';
+import type { ContentLocation, CrawlReader } from './crawl-reader.js';
 
 export interface StoredContent {
   /** The request as sent (header lines, latin1 as written). */
@@ -29,14 +29,18 @@ export class ContentReader {
   /** A page's capture; undefined when it has none (not captured, over budget, or fetched after the snapshot). */
   read(pageId: number): StoredContent | undefined {
     const at = this.reader.contentLocation(pageId);
-    if (!at) return undefined;
+    return at ? this.readAt(at, `page ${pageId}`) : undefined;
+  }
+
+  /** The capture at a location (a page's, or a robots.txt answer's from export-reader.ts). */
+  readAt(at: ContentLocation, what = 'a capture'): StoredContent {
     const size = at.requestLength + at.headerLength + at.bodyLength;
     const bytes = Buffer.alloc(size);
     const fd = this.segment(at.segment);
     let done = 0;
     while (done < size) {
       const n = readSync(fd, bytes, done, size - done, at.offset + done);
-      if (n === 0) throw new Error(`${segmentFile(this.dir, at.segment)}: ends before the record of page ${pageId}`);
+      if (n === 0) throw new Error(`${segmentFile(this.dir, at.segment)}: ends before the record of ${what}`);
       done += n;
     }
     const headersEnd = at.requestLength + at.headerLength;

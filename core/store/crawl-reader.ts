@@ -30,6 +30,8 @@ export interface Snapshot {
   pageId: number;
   /** The highest site id at open. */
   siteId: number;
+  /** The highest robots.txt capture id at open (robots_content). */
+  robotsCaptureId: number;
 }
 
 export interface ReaderOptions {
@@ -92,6 +94,8 @@ export interface ContentLocation {
   requestLength: number;
   headerLength: number;
   bodyLength: number;
+  /** 1: status line and headers as received (schema 5 on); 0: rebuilt, lower-cased (older crawls). */
+  raw?: number;
 }
 
 /** Integer columns of many rows at once; buffers are reused: read before the next chunk. */
@@ -124,7 +128,7 @@ const MIN_KEY = Number.MIN_SAFE_INTEGER;
 
 export class CrawlReader {
   readonly snapshot: Snapshot;
-  private readonly bounds: { s: number; p: number; site: number };
+  private readonly bounds: { s: number; p: number; site: number; rc: number };
   private readonly statements = new Map<string, Statement>();
   private readonly chunkRows: number;
   private readonly sortRunRows: number;
@@ -139,12 +143,12 @@ export class CrawlReader {
     this.sortRunRows = opts.sortRunRows ?? SORT_RUN_ROWS;
     this.tmpDir = opts.tmpDir ?? tmpdir();
     // One statement, so the three maxima are of one moment.
-    const [s, p, site] = this.db
-      .prepare('SELECT (SELECT max(fetch_seq) FROM pages), (SELECT max(id) FROM pages), (SELECT max(id) FROM sites)')
+    const [s, p, site, rc] = this.db
+      .prepare('SELECT (SELECT max(fetch_seq) FROM pages), (SELECT max(id) FROM pages), (SELECT max(id) FROM sites), (SELECT max(id) FROM robots_content)')
       .raw()
       .get() as Array<number | null>;
-    this.snapshot = Object.freeze({ fetchSeq: s ?? 0, pageId: p ?? 0, siteId: site ?? 0 });
-    this.bounds = { s: this.snapshot.fetchSeq, p: this.snapshot.pageId, site: this.snapshot.siteId };
+    this.snapshot = Object.freeze({ fetchSeq: s ?? 0, pageId: p ?? 0, siteId: site ?? 0, robotsCaptureId: rc ?? 0 });
+    this.bounds = { s: this.snapshot.fetchSeq, p: this.snapshot.pageId, site: this.snapshot.siteId, rc: this.snapshot.robotsCaptureId };
   }
 
   /**
@@ -395,9 +399,23 @@ export class CrawlReader {
   /** Where a page's raw capture is stored, if it was fetched by the snapshot and captured. */
   contentLocation(pageId: number): ContentLocation | undefined {
     return this.statement(
-      `SELECT c.segment, c.offset, c.request_len AS requestLength, c.response_header_len AS headerLength, c.body_len AS bodyLength
+      `SELECT c.segment, c.offset, c.request_len AS requestLength, c.response_header_len AS headerLength, c.body_len AS bodyLength, c.raw
        FROM content c JOIN pages p ON p.id = c.page_id WHERE c.page_id = @id AND p.fetch_seq <= @s`,
     ).get({ ...this.bounds, id: pageId }) as ContentLocation | undefined;
+  }
+
+  // ---- for the store's own query modules (export-reader.ts) -----------------------------
+  /** A statement prepared once per reader; its parameters may use the snapshot's @s, @p, @site, @rc. */
+  prepared(sql: string, raw = false): Statement {
+    return this.statement(sql, raw);
+  }
+  /** The snapshot's bounds as SQL parameters. */
+  get params(): Readonly<{ s: number; p: number; site: number; rc: number }> {
+    return this.bounds;
+  }
+  /** A keyset-paged stream of a statement (see keyset below). */
+  stream<T>(sql: string, first: Record<string, unknown>, next: (last: T) => Record<string, unknown>, raw = false): Generator<T> {
+    return this.keyset(this.statement(sql, raw), first, next);
   }
 
   // ---- internals -----------------------------------------------------------------------

@@ -146,8 +146,10 @@ export class CrawlStore {
         VALUES (@origin, @site_id, @state, @http_status, @body, @fetched_at, @attempts)
         ON CONFLICT(origin) DO UPDATE SET state = excluded.state, http_status = excluded.http_status,
         body = excluded.body, fetched_at = excluded.fetched_at, attempts = excluded.attempts`),
-      insertContent: db.prepare(`INSERT OR REPLACE INTO content(page_id, segment, offset, request_len, response_header_len, body_len)
-        VALUES (?, ?, ?, ?, ?, ?)`),
+      insertContent: db.prepare(`INSERT OR REPLACE INTO content(page_id, segment, offset, request_len, response_header_len, body_len, raw)
+        VALUES (?, ?, ?, ?, ?, ?, 1)`),
+      insertRobotsContent: db.prepare(`INSERT INTO robots_content(site_id, url, after_seq, http_status, fetched_at,
+        segment, offset, request_len, response_header_len, body_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       event: db.prepare('INSERT INTO events(at, kind, site_id, page_id, code, message) VALUES (?, ?, ?, ?, ?, ?)'),
     };
     this.nextPage = ((db.prepare('SELECT max(id) FROM pages').pluck().get() as number | null) ?? 0) + 1;
@@ -391,8 +393,20 @@ export class CrawlStore {
     if (this.st.insertHash!.run(hash, pageId).changes === 1) return pageId;
     return this.findHash(hash) ?? pageId;
   }
+  /** Where a page's capture lies (content-store.ts); its status line and headers are as received (schema 5). */
   insertContent(pageId: number, segment: number, offset: number, reqLen: number, hdrLen: number, bodyLen: number): void {
     this.st.insertContent!.run(pageId, segment, offset, reqLen, hdrLen, bodyLen);
+  }
+  /**
+   * A robots.txt answer's capture, placed after the last page fetch stored so far (its
+   * `after_seq`), so that an export can put it among the pages in fetch order.
+   */
+  insertRobotsContent(
+    r: { siteId: number; url: string; httpStatus: number; fetchedAt: number },
+    at: { segment: number; offset: number; reqLen: number; hdrLen: number },
+    bodyLen: number,
+  ): void {
+    this.st.insertRobotsContent!.run(r.siteId, r.url, this.nextSeq - 1, r.httpStatus, r.fetchedAt, at.segment, at.offset, at.reqLen, at.hdrLen, bodyLen);
   }
 
   // ---- summaries ---------------------------------------------------------------------

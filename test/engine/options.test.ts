@@ -73,8 +73,9 @@ describe('crawl options', async () => {
     const request = bytes.subarray(home.offset, home.offset + home.request_len).toString('latin1');
     const headers = bytes.subarray(home.offset + home.request_len, home.offset + home.request_len + home.response_header_len).toString('latin1');
     const body = bytes.subarray(home.offset + home.request_len + home.response_header_len, home.offset + home.request_len + home.response_header_len + home.body_len).toString('utf8');
-    expect(request).toMatch(/^GET \/ HTTP\/1\.1\r\nhost: a\.test:\d+\r\n/);
-    expect(headers).toMatch(/^HTTP\/1\.1 200\r\n[\s\S]*content-type: text\/html/);
+    expect(request).toMatch(/^GET \/ HTTP\/1\.1\r\nhost: a\.test:\d+\r\nconnection: keep-alive\r\n/);
+    // As received: the reason phrase, and the header lines as the server wrote them.
+    expect(headers).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: text\/html/);
     expect(body).toContain('href="/p1.html"');
   });
 

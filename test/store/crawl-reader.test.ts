@@ -64,7 +64,7 @@ describe('a reader of a running crawl', () => {
     const sortDir = join(dir, 'sort-snapshot');
     mkdirSync(sortDir);
     const reader = CrawlReader.open(path, { chunkRows: 2, sortRunRows: 3, tmpDir: sortDir });
-    expect(reader.snapshot).toEqual({ fetchSeq: 3, pageId: 6, siteId: 2 });
+    expect(reader.snapshot).toEqual({ fetchSeq: 3, pageId: 6, siteId: 2, robotsCaptureId: 0 });
     const counts = reader.counts();
     const totals = reader.totals();
     expect(totals).toEqual({ pagesFetched: 3, pagesKnown: 6, sites: 2, queued: 3, links: 7, bytes: 300 });
