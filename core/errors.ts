@@ -28,6 +28,8 @@ export const ErrorCodes = {
   TOOL_FAILED: 'CRAWL_TOOL_FAILED',
   /** A long job the user cancelled. */
   CANCELLED: 'CRAWL_CANCELLED',
+  /** A WARC export of a crawl that stored no content (crawled without --store-content). */
+  EXPORT_NO_CONTENT: 'CRAWL_EXPORT_NO_CONTENT',
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
@@ -78,6 +80,7 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.OUTPUT_EXISTS,
   ErrorCodes.BAD_PART_FILE,
   ErrorCodes.TOOL_MISSING,
+  ErrorCodes.EXPORT_NO_CONTENT,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,
   ErrorCodes.DB_TOO_NEW,
