@@ -1,3 +1,4 @@
+import { compareCommand } from './compare-command.js';
 import { CrawlError } from '../errors.js';
 import { PARAMS } from '../policies/params.js';
 import type { Command } from './command.js';
@@ -10,7 +11,7 @@ import { simulateCommand } from './simulate-command.js';
 import { testwebCommand } from './testweb-command.js';
 
 /** Every command, in the order `crawlbench --help` lists them: a new command is one entry here. */
-export const COMMANDS: readonly Command[] = [crawlCommand, demoCommand, testwebCommand, serveCommand, rankCommand, evalCommand, simulateCommand];
+export const COMMANDS: readonly Command[] = [crawlCommand, demoCommand, testwebCommand, serveCommand, rankCommand, evalCommand, simulateCommand, compareCommand];
 
 /** `crawlbench --help`: each command's name and summary, then each command's usage. */
 export function helpText(): string {
