@@ -3,8 +3,11 @@
  * (in-process, WebSocket for browser mode, Electron IPC) implements CrawlbenchApi and passes
  * the same contract tests. Everything in and out is plain JSON, so that it can cross a
  * socket, a MessagePort or contextBridge unchanged. This file is browser-safe: types and two
- * constant lists only, no imports.
+ * constant lists only; it imports only other browser-safe modules (the comparison's report types).
  */
+import type { CompareReport } from '../compare/report.js';
+
+export type { CompareReport } from '../compare/report.js';
 
 /**
  * 'paused': resumable; 'stopped': ended for good by the user (analyses run on it, no resume);
@@ -280,6 +283,23 @@ export interface WireError {
 
 export type Unsubscribe = () => void;
 
+/** A comparison of two crawls of the workspace, named by id. */
+export interface CompareRequest {
+  /** Chosen by the caller, to follow its progress events and to cancel it. */
+  jobId?: string;
+  /** Risers, fallers and sites listed (default 20). */
+  top?: number;
+  /** Per-page figures for this host only. */
+  host?: string;
+}
+
+export interface CompareProgressEvent {
+  jobId: string;
+  step: string;
+  /** 0..1 of the whole comparison. */
+  fraction: number;
+}
+
 export interface CrawlbenchApi {
   listPolicies(): Promise<PolicyDescription[]>;
   parseSeeds(text: string): Promise<ParsedSeeds>;
@@ -309,6 +329,11 @@ export interface CrawlbenchApi {
   runPageRank(crawlId: string): Promise<PageRankResultDto>;
   runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
   startExport(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
+  /** Compares crawl b with crawl a (computed in the engine; progress as compareProgress events). */
+  compareCrawls(a: string, b: string, opts?: CompareRequest): Promise<CompareReport>;
+  /** Cancels a comparison under way (it then fails with CRAWL_CANCELLED). */
+  cancelCompare(jobId: string): Promise<void>;
+  onCompareProgress?(cb: (e: CompareProgressEvent) => void): Unsubscribe;
   onStats(cb: (s: StatsEvent) => void): Unsubscribe;
   onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;
   onPageFetched?(cb: (e: PageFetchedEvent) => void): Unsubscribe;
@@ -334,9 +359,11 @@ export const API_METHODS = [
   'runPageRank',
   'runEvaluation',
   'startExport',
+  'compareCrawls',
+  'cancelCompare',
 ] as const satisfies ReadonlyArray<keyof CrawlbenchApi>;
 export type ApiMethod = (typeof API_METHODS)[number];
 
 /** Event names on the wire, and the subscription method each one feeds. */
-export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched' } as const;
+export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress' } as const;
 export type ApiEvent = keyof typeof API_EVENTS;

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
+import { compareCrawls } from '../compare/compare.js';
 import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { runEvaluationOn, runPageRankOn, startExportOf } from './analyses.js';
 import type * as C from './contract.js';
@@ -41,6 +42,8 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export class EngineApi implements C.CrawlbenchApi {
   readonly dir: string;
   private readonly live = new Map<string, LiveCrawl>();
+  /** Comparisons under way, by job id, to cancel them. */
+  private readonly compares = new Map<string, AbortController>();
   private readonly events = new EventEmitter();
   private readonly demos: DemoWebs;
 
@@ -319,6 +322,40 @@ export class EngineApi implements C.CrawlbenchApi {
   onCrawlState(cb: (e: C.CrawlStateEvent) => void): C.Unsubscribe {
     this.events.on('crawlState', cb);
     return () => void this.events.off('crawlState', cb);
+  }
+
+  /**
+   * Compares two crawls of the workspace in this process: the comparison pauses every few
+   * thousand rows, so the server keeps answering (progress events, other calls) meanwhile.
+   */
+  async compareCrawls(a: string, b: string, opts: C.CompareRequest = {}): Promise<C.CompareReport> {
+    const o = opts ?? {};
+    const jobId = typeof o.jobId === 'string' && o.jobId ? o.jobId : `compare-${Date.now()}`;
+    if (this.compares.has(jobId)) throw badField('jobId', `a comparison named "${jobId}" is under way`);
+    const top = o.top === undefined ? 20 : Number(o.top);
+    if (!Number.isInteger(top) || top < 1 || top > 10_000) throw badField('top', 'must be a whole number from 1 to 10,000');
+    const [pathA, pathB] = [this.existing(a), this.existing(b)];
+    const abort = new AbortController();
+    this.compares.set(jobId, abort);
+    try {
+      return await compareCrawls(pathA, pathB, {
+        top,
+        host: typeof o.host === 'string' && o.host.trim() ? o.host.trim() : null,
+        signal: abort.signal,
+        progress: (step, fraction) => this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent),
+      });
+    } finally {
+      this.compares.delete(jobId);
+    }
+  }
+
+  async cancelCompare(jobId: string): Promise<void> {
+    this.compares.get(String(jobId))?.abort();
+  }
+
+  onCompareProgress(cb: (e: C.CompareProgressEvent) => void): C.Unsubscribe {
+    this.events.on('compareProgress', cb);
+    return () => void this.events.off('compareProgress', cb);
   }
 
   /** Pauses every running crawl (committing its batch) and stops the demo webs. */

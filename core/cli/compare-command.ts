@@ -39,7 +39,7 @@ export const compareCommand = defineCommand({
     const [a, b] = positionals as [string, string];
     const top = intFlag(flags, 'top', 1) ?? 20;
     const quiet = !!flags.quiet;
-    const report = compareCrawls(a, b, {
+    const report = await compareCrawls(a, b, {
       top,
       host: flags.host ?? null,
       progress: (step, f) => {

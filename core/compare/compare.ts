@@ -9,78 +9,36 @@
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { CrawlReader } from '../store/crawl-reader.js';
-import type { TimelineSample } from '../store/timeline.js';
 import type { SiteKeyMode } from '../url/site-key.js';
-import { loadSide, realPath, SiteKeys, STATUS_CLASSES, type CrawlSide } from './crawl-side.js';
-import { diffLinks, type LinkDiff } from './link-diff.js';
+import { loadSide, realPath, SiteKeys, STATUS_CLASSES, type CrawlSide, type Tick } from './crawl-side.js';
+import { diffLinks } from './link-diff.js';
 import { joinPages, type PageJoin } from './page-join.js';
-import { diffPageRank, sidePageRank, type PageRankDiff } from './pagerank-diff.js';
+import { diffPageRank, sidePageRank } from './pagerank-diff.js';
+import type { CompareReport, SideSummary, SiteRow } from './report.js';
+
+export type { CompareReport } from './report.js';
 
 export interface CompareOptions {
   /** Risers, fallers and sites listed (default 20). */
   top?: number;
   /** Per-page figures for this host only. */
   host?: string | null;
-  /** Called as each step starts and as it goes: step name, fraction 0..1 of the whole. */
+  /** Called as each step starts: step name, fraction 0..1 of the whole. */
   progress?: (step: string, fraction: number) => void;
+  /** Cancels the comparison (it stops at its next pause with CRAWL_CANCELLED). */
+  signal?: AbortSignal;
 }
 
-export interface SideSummary {
-  path: string;
-  state: string;
-  seeds: string[];
-  scope: CrawlSettings['scope'];
-  siteKey: SiteKeyMode;
-  policy: string;
-  policyParams: Record<string, unknown>;
-  w: number;
-  c: number;
-  r: number;
-  maxPages: number | null;
-  maxDepth: number;
-  maxPagesPerSite: number;
-  userAgent: string;
-  startedAt: string | null;
-  /** The crawl's running time in seconds (its timeline clock), null when unknown. */
-  durationSeconds: number | null;
-  pagesKnown: number;
-  sites: number;
+/** A pause every few thousand rows (the event loop runs), and the cancellation check. */
+function ticker(signal?: AbortSignal): Tick {
+  return () =>
+    new Promise<void>((resolve, reject) =>
+      setImmediate(() => (signal?.aborted ? reject(new CrawlError(ErrorCodes.CANCELLED, 'the comparison was cancelled')) : resolve())),
+    );
 }
 
-export interface SiteRow {
-  site: string;
-  pagesA: number;
-  pagesB: number;
-  growth: number | null;
-  added: number;
-  removed: number;
-  changed: number;
-  bytesA: number;
-  bytesB: number;
-  errorsA: number;
-  errorsB: number;
-  connectMsA: number | null;
-  connectMsB: number | null;
-  pagesPerConnectionA: number | null;
-  pagesPerConnectionB: number | null;
-}
 
-export interface CompareReport {
-  a: SideSummary;
-  b: SideSummary;
-  warnings: string[];
-  notes: string[];
-  host: string | null;
-  pages: { inA: number; inB: number; onlyA: number; onlyB: number; both: number; jaccard: number };
-  sites: { inA: number; inB: number; onlyA: number; onlyB: number; both: number; jaccard: number };
-  statusClasses: Array<{ status: string; a: number; b: number }>;
-  statusChanges: Array<{ from: string; to: string; pages: number }>;
-  common: { pages: number; contentChanged: number; sizeChanged: number; bytesA: number; bytesB: number };
-  links: LinkDiff;
-  pagerank: PageRankDiff;
-  perSite: SiteRow[];
-  timelines: { a: TimelineSample[] | null; b: TimelineSample[] | null };
-}
+
 
 const LOW_OVERLAP = 0.2;
 
@@ -199,36 +157,44 @@ function siteKeyOf(path: string): SiteKeyMode {
   }
 }
 
-/** Compares crawl B (usually the later one) with crawl A. */
-export function compareCrawls(pathA: string, pathB: string, opts: CompareOptions = {}): CompareReport {
+/**
+ * Compares crawl B (usually the later one) with crawl A. Long reads pause every few thousand
+ * rows so the engine stays responsive; PageRank, when a crawl has no stored run, is one
+ * computation of a few seconds per million pages that does not pause.
+ */
+export async function compareCrawls(pathA: string, pathB: string, opts: CompareOptions = {}): Promise<CompareReport> {
   refuseSame(pathA, pathB);
   const progress = opts.progress ?? (() => {});
   const host = opts.host?.toLowerCase() ?? null;
   const mode = siteKeyOf(pathA);
   siteKeyOf(pathB);
   const keys = new SiteKeys();
+  const tick = ticker(opts.signal);
   progress('reading A', 0);
-  const a = loadSide(pathA, keys, mode, host, () => {});
+  const a = await loadSide(pathA, keys, mode, host, tick);
   let b: CrawlSide | null = null;
   try {
     progress('reading B', 0.15);
-    b = loadSide(pathB, keys, mode, host, () => {});
-    return assemble(a, b, keys, mode, host, opts.top ?? 20, progress);
+    b = await loadSide(pathB, keys, mode, host, tick);
+    return await assemble(a, b, keys, mode, host, opts.top ?? 20, progress, tick);
   } finally {
     a.reader.close();
     b?.reader.close();
   }
 }
 
-function assemble(a: CrawlSide, b: CrawlSide, keys: SiteKeys, mode: SiteKeyMode, host: string | null, top: number, progress: (step: string, f: number) => void): CompareReport {
+async function assemble(a: CrawlSide, b: CrawlSide, keys: SiteKeys, mode: SiteKeyMode, host: string | null, top: number, progress: (step: string, f: number) => void, tick: Tick): Promise<CompareReport> {
   progress('joining pages', 0.3);
   const join = joinPages(a, b, keys.names.length);
   progress('comparing links', 0.4);
-  const links = diffLinks(a, b, join.bothA, join.bothB);
+  const links = await diffLinks(a, b, join.bothA, join.bothB, tick);
   progress('PageRank of A', 0.55);
+  await tick();
   const pa = sidePageRank(a);
   progress('PageRank of B', 0.7);
+  await tick();
   const pb = sidePageRank(b);
+  await tick();
   progress('comparing PageRank', 0.85);
   const pagerank = diffPageRank(a, b, join, pa, pb, top);
   const union = join.inA + join.inB - join.both;

@@ -9,12 +9,18 @@ import type { CrawlSettings } from '../config/settings.js';
 import { CrawlReader } from '../store/crawl-reader.js';
 import { urlFingerprintInto } from '../store/url-index.js';
 import { siteKey, type SiteKeyMode } from '../url/site-key.js';
+import { STATUS_CLASSES } from './report.js';
 import { sortKeys64, type Keys64 } from './sort64.js';
 
-/** What a page's last answer was, as the comparison counts it. "in": fetched with status 200. */
-export const STATUS_CLASSES = ['in', 'redirect', 'client-error', 'server-error', 'other-http', 'failed', 'disallowed', 'skipped', 'queued'] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
+export { STATUS_CLASSES, type StatusClass } from './report.js';
+/** STATUS_CLASSES' index of "in" (fetched with status 200). */
 export const IN = 0;
+
+/**
+ * Called every few thousand rows of a long read: lets the engine's event loop run (a server
+ * answering, other crawls going on) and throws when the comparison was cancelled.
+ */
+export type Tick = () => Promise<void>;
 
 /** Site keys of both crawls in one numbering, so that their per-site figures line up. */
 export class SiteKeys {
@@ -76,7 +82,7 @@ export function realPath(path: string): string {
  * both crawls' pages are put in sites by it. `host` keeps only that host's pages for the
  * per-page figures.
  */
-export function loadSide(path: string, keys: SiteKeys, mode: SiteKeyMode, host: string | null, progress: (done: number) => void): CrawlSide {
+export async function loadSide(path: string, keys: SiteKeys, mode: SiteKeyMode, host: string | null, tick: Tick): Promise<CrawlSide> {
   const reader = CrawlReader.open(path);
   try {
     const settings = JSON.parse(reader.meta('settings') ?? '{}') as CrawlSettings;
@@ -105,7 +111,7 @@ export function loadSide(path: string, keys: SiteKeys, mode: SiteKeyMode, host: 
       const key = siteKey(p.url, mode);
       side.site[p.id] = keys.of(key);
       side.kept[p.id] = host === null || key === host || hostOfUrl(p.url) === host ? 1 : 0;
-      if (++n % 100_000 === 0) progress(n);
+      if (++n % 20_000 === 0) await tick();
     }
     side.byFp = sortedIds(side, n);
     return side;

@@ -11,6 +11,7 @@ import { kendallTauB } from '../ranking/kendall.js';
 import { DEFAULT_DAMPING, pagerank } from '../ranking/pagerank.js';
 import { IN, type CrawlSide } from './crawl-side.js';
 import type { PageJoin } from './page-join.js';
+import type { CurvePoint, Mover, PageRankDiff } from './report.js';
 
 export interface SidePageRank {
   /** By page id. */
@@ -20,41 +21,8 @@ export interface SidePageRank {
   source: 'stored' | 'computed';
 }
 
-export interface Mover {
-  url: string;
-  pageRankA: number;
-  pageRankB: number;
-  /** log2 of B's value over A's, each times its graph's size (1 = twice its share). */
-  change: number;
-}
 
-export interface CurvePoint {
-  pages: number;
-  fraction: number;
-  cumulative: number;
-  best: number;
-  random: number;
-}
 
-export interface PageRankDiff {
-  sourceA: SidePageRank['source'];
-  sourceB: SidePageRank['source'];
-  common: number;
-  kendallTauB: number;
-  spearmanRho: number;
-  topK: Array<{ k: number; overlap: number }>;
-  risers: Mover[];
-  fallers: Mover[];
-  /** Of B's fetched pages: the share that A had fetched, and the share of their PageRank those hold. */
-  pagesShareInA: number;
-  pageRankShareInA: number;
-  /** Up to 2000 common pages, values times graph size (for a log-log scatter). */
-  scatter: Array<[number, number]>;
-  curveA: CurvePoint[];
-  curveB: CurvePoint[];
-  averageCumulativeA: number;
-  averageCumulativeB: number;
-}
 
 /** The crawl's stored PageRank run if it is fresh, else PageRank computed in memory now. */
 export function sidePageRank(side: CrawlSide): SidePageRank {

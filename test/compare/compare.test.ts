@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineApi } from '../../core/api/engine-api.js';
 import type { CompareReport } from '../../core/compare/compare.js';
 import { handWeb, type HandSite } from '../../core/testweb/hand-web.js';
 import { TestWebServer } from '../../core/testweb/server.js';
@@ -224,6 +225,25 @@ describe('crawlbench compare', () => {
     const r = JSON.parse(out.stdout) as CompareReport;
     expect(r.pages).toMatchObject({ inA: 3, inB: 3, both: 3, onlyA: 0, onlyB: 0 });
     expect(r.perSite.length).toBe(report.perSite.length);
+  });
+
+  it('answers the same report through the API, with progress, and can be cancelled', async () => {
+    const api = new EngineApi(dir);
+    try {
+      const steps: string[] = [];
+      const off = api.onCompareProgress((e) => e.jobId === 'j1' && steps.push(e.step));
+      const r = await api.compareCrawls('a', 'b', { jobId: 'j1' });
+      off();
+      expect(JSON.parse(JSON.stringify(r))).toEqual(report);
+      expect(steps[0]).toBe('reading A');
+      expect(steps[steps.length - 1]).toBe('done');
+      const cancelled = api.compareCrawls('a', 'b', { jobId: 'j2' });
+      await api.cancelCompare('j2');
+      await expect(cancelled).rejects.toMatchObject({ code: 'CRAWL_CANCELLED' });
+      await expect(api.compareCrawls('a', 'nope')).rejects.toMatchObject({ code: 'CRAWL_DB_MISSING' });
+    } finally {
+      await api.close();
+    }
   });
 
   it('refuses the same file twice, and a file that is not a crawl, naming it', async () => {

@@ -68,6 +68,11 @@ export function fakeApi() {
     runPageRank: () => fail('CRAWL_INTERNAL', 'not yet'),
     runEvaluation: () => fail('CRAWL_INTERNAL', 'not yet'),
     startExport: () => fail('CRAWL_INTERNAL', 'not yet'),
+    compareCrawls: async (a, b) => {
+      const missing = [a, b].find((id) => !crawls.has(id));
+      return missing ? fail('CRAWL_DB_MISSING', `no crawl named "${missing}"`) : fail('CRAWL_INTERNAL', 'the fake API compares nothing');
+    },
+    cancelCompare: async () => {},
     onStats: (cb) => (statsCbs.add(cb), () => void statsCbs.delete(cb)),
     onCrawlState: (cb) => (stateCbs.add(cb), () => void stateCbs.delete(cb)),
   };
