@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { validateSettings } from '../../core/config/settings.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { READ_INDEXES } from '../../core/store/migrations/003-write-optimised.js';
-import { Rng } from '../../core/random.js';
+import { hash, Rng, unit } from '../../core/random.js';
 
 export interface GeneratedCrawl {
   pages: number;
@@ -18,7 +18,18 @@ export interface GeneratedCrawl {
  * Speed matters more than safety here, hence journal off, synchronous off, multi-row
  * INSERTs, and (as in a real crawl since schema 3) the read indexes built once at the end.
  */
-export function generateCrawl(path: string, pages: number, links: number, seed = 1): GeneratedCrawl {
+/**
+ * For a second crawl of "the same web months later" (bench/compare): the share of page URLs
+ * that survive (the others are renamed: gone from the first crawl, new in the second) and
+ * the share of surviving pages whose content changed, drawn from `seed`.
+ */
+export interface Revision {
+  survive: number;
+  changed: number;
+  seed: number;
+}
+
+export function generateCrawl(path: string, pages: number, links: number, seed = 1, revision?: Revision): GeneratedCrawl {
   const t0 = performance.now();
   CrawlStore.create(path, validateSettings({ seeds: ['http://s0.bench.test/'] })).close();
   const db = new Database(path);
@@ -31,7 +42,7 @@ export function generateCrawl(path: string, pages: number, links: number, seed =
 
   db.exec('BEGIN');
   insertSites(db, sites);
-  insertPages(db, sites, pages);
+  insertPages(db, sites, pages, revision);
   insertLinks(db, rng, sites, deg);
   for (const index of READ_INDEXES) db.exec(index.sql); // a finished crawl has them
   db.prepare("INSERT INTO meta(key, value) VALUES ('state', 'finished') ON CONFLICT(key) DO UPDATE SET value = excluded.value").run();
@@ -88,22 +99,28 @@ function insertSites(db: Database.Database, sites: Sites): void {
   }
 }
 
-function insertPages(db: Database.Database, sites: Sites, pages: number): void {
+/** Pages fetched with status 200, of 2-20 KB, each with a content hash (changed in a revision's changed share). */
+function insertPages(db: Database.Database, sites: Sites, pages: number, revision?: Revision): void {
   const PAGE_ROWS = 100;
+  const COLS = 7; // parameters a row: id, url, site, bytes, hash, fetch_seq, fetched_at
   const pageSql = (k: number) =>
-    'INSERT INTO pages(id, url, site_id, depth, status, fetch_seq, fetched_at) VALUES ' +
-    Array(k).fill("(?, ?, ?, 1, 'fetched', ?, ?)").join(', ');
+    'INSERT INTO pages(id, url, site_id, depth, status, http_status, bytes, content_hash, fetch_seq, fetched_at) VALUES ' +
+    Array(k).fill("(?, ?, ?, 1, 'fetched', 200, ?, ?, ?, ?)").join(', ');
   const insert = db.prepare(pageSql(PAGE_ROWS));
   let params: unknown[] = [];
   for (let i = 0; i < pages; i++) {
     const s = sites.of[i]!;
-    params.push(i + 1, `http://s${s}.bench.test/p${i - sites.start[s]!}`, s + 1, i + 1, 1.7e12 + i * 10);
-    if (params.length === PAGE_ROWS * 5) {
+    const renamed = revision !== undefined && unit(hash(revision.seed, i, 1)) >= revision.survive;
+    const changed = revision !== undefined && unit(hash(revision.seed, i, 2)) < revision.changed;
+    const url = `http://s${s}.bench.test/${renamed ? 'n' : 'p'}${i - sites.start[s]!}`;
+    const contentHash = (hash(changed ? revision!.seed : 0, i, 3) >>> 0).toString(16).padStart(8, '0');
+    params.push(i + 1, url, s + 1, 2000 + ((hash(0, i, 4) >>> 0) % 18_000), contentHash, i + 1, 1.7e12 + i * 10);
+    if (params.length === PAGE_ROWS * COLS) {
       insert.run(params);
       params = [];
     }
   }
-  if (params.length > 0) db.prepare(pageSql(params.length / 5)).run(params);
+  if (params.length > 0) db.prepare(pageSql(params.length / COLS)).run(params);
 }
 
 function insertLinks(db: Database.Database, rng: Rng, sites: Sites, deg: Int32Array): void {
