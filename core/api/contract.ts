@@ -283,6 +283,36 @@ export interface WireError {
 
 export type Unsubscribe = () => void;
 
+/**
+ * A crawl's settings in the New crawl form's terms (what "Crawl again" fills in). Times in
+ * milliseconds, as in CreateCrawlRequest.
+ */
+export interface CrawlSettingsDto {
+  id: string;
+  seeds: string[];
+  scope: { suffixes: string[]; hosts: string[]; excludes: string[] };
+  /** Seed-box text that gives these seeds and scope again; empty for a demo crawl (its web gives them). */
+  seedText: string;
+  siteKey: 'host' | 'domain';
+  policy: string;
+  /** The policy's parameters, without the history crawl's file (that is historyCrawl). */
+  policyParams: Record<string, unknown>;
+  /** The crawl of this workspace whose data guided the policy; null when none (or a file elsewhere). */
+  historyCrawl: string | null;
+  w: number;
+  c: number;
+  r: number;
+  batch: number | null;
+  maxPages: number | null;
+  maxDepth: number;
+  maxPagesPerSite: number;
+  userAgent: string;
+  storeContent: boolean;
+  contentBudget: number;
+  /** The demo web crawled (revision 2: the same web months later); null for a crawl of seeds. */
+  demoWeb: { sites: number; pages: number; latencyMs: number; revision: 1 | 2 } | null;
+}
+
 /** A comparison of two crawls of the workspace, named by id. */
 export interface CompareRequest {
   /** Chosen by the caller, to follow its progress events and to cancel it. */
@@ -305,6 +335,8 @@ export interface CrawlbenchApi {
   parseSeeds(text: string): Promise<ParsedSeeds>;
   listCrawls(): Promise<CrawlInfo[]>;
   createCrawl(req: CreateCrawlRequest): Promise<CrawlInfo>;
+  /** The settings a crawl was created with, as New crawl takes them (for "Crawl again"). */
+  crawlSettings(crawlId: string): Promise<CrawlSettingsDto>;
   /** Runs a created, paused or interrupted crawl (reopening its file). */
   start(crawlId: string, overrides?: { maxPages?: number | null }): Promise<CrawlInfo>;
   /** Stops taking work; resolves once open connections have finished and the batch is committed. */
@@ -345,6 +377,7 @@ export const API_METHODS = [
   'parseSeeds',
   'listCrawls',
   'createCrawl',
+  'crawlSettings',
   'start',
   'pause',
   'resume',

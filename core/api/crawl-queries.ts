@@ -7,7 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import type { SiteField } from '../store/record-fields.js';
 import { canonicalize } from '../url/canonical.js';
-import { SITE_SORT_KEYS, type EndReasonDto, type PageDetail, type ParkedSiteDto, type RecentError, type SiteSortKey, type SitesPage, type SitesQuery } from './contract.js';
+import type { CrawlSettings } from '../config/settings.js';
+import { SITE_SORT_KEYS, type CrawlSettingsDto, type EndReasonDto, type PageDetail, type ParkedSiteDto, type RecentError, type SiteSortKey, type SitesPage, type SitesQuery } from './contract.js';
 
 export interface StoredSummary {
   state: string;
@@ -114,4 +115,36 @@ export function pageDetail(reader: CrawlReader, url: string, limit = 100): PageD
 
 export function recentErrors(reader: CrawlReader, limit = 20): RecentError[] {
   return reader.recentErrors(Math.min(Math.max(1, limit), 200)).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));
+}
+
+/**
+ * A crawl's stored settings in New crawl's terms. `demo` is its demo web's spec (from the
+ * sidecar), `historyId` names a history file as a crawl of the workspace (null: elsewhere).
+ */
+export function crawlSettingsDto(reader: CrawlReader, id: string, demo: { sites: number; pages: number; latencyMs: number; revision?: 1 | 2 } | null, historyId: (path: string) => string | null): CrawlSettingsDto {
+  const s = JSON.parse(reader.meta('settings') ?? '{}') as CrawlSettings;
+  const { history, ...policyParams } = s.policyParams ?? {};
+  const scope = { suffixes: s.scope?.suffixes ?? [], hosts: s.scope?.hosts ?? [], excludes: s.scope?.excludes ?? [] };
+  return {
+    id,
+    seeds: s.seeds ?? [],
+    scope,
+    // seedSettings (seeds.ts) puts the seeds' own hosts in the scope with suffixes: seeds and suffixes give it all back.
+    seedText: demo ? '' : [...(s.seeds ?? []), ...scope.suffixes].join('\n'),
+    siteKey: s.siteKey ?? 'host',
+    policy: s.policy ?? 'breadth-first',
+    policyParams,
+    historyCrawl: typeof history === 'string' ? historyId(history) : null,
+    w: s.w,
+    c: s.c,
+    r: s.r,
+    batch: s.batch ?? null,
+    maxPages: s.maxPages ?? null,
+    maxDepth: s.maxDepth,
+    maxPagesPerSite: s.maxPagesPerSite,
+    userAgent: s.userAgent,
+    storeContent: s.storeContent ?? false,
+    contentBudget: s.contentBudget,
+    demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1 } : null,
+  };
 }

@@ -73,8 +73,9 @@ export class DemoWebs {
 
   /** Restarts the demo web a stored crawl was made against, if it was a demo crawl, on its own port. */
   async resumeFor(id: string, sidecar: string): Promise<void> {
-    if (!existsSync(sidecar) || this.servers.has(id)) return;
-    const { spec, port } = JSON.parse(readFileSync(sidecar, 'utf8')) as { spec: DemoSpec; port: number };
+    const saved = readDemoSidecar(sidecar);
+    if (!saved || this.servers.has(id)) return;
+    const { spec, port } = saved;
     try {
       await this.ensure(id, spec, port);
     } catch (err) {
@@ -96,4 +97,10 @@ export class DemoWebs {
   async stopAll(): Promise<void> {
     await Promise.all([...this.servers.keys()].map((id) => this.stop(id)));
   }
+}
+
+/** The demo web a crawl was made against (its NAME.demo.json), or null for a crawl of real seeds. */
+export function readDemoSidecar(sidecar: string): { spec: DemoSpec; port: number } | null {
+  if (!existsSync(sidecar)) return null;
+  return JSON.parse(readFileSync(sidecar, 'utf8')) as { spec: DemoSpec; port: number };
 }

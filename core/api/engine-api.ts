@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
@@ -14,8 +14,8 @@ import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { runEvaluationOn, runPageRankOn, startExportOf } from './analyses.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
-import { fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
-import { DEMO_DEFAULTS, DemoWebs, type DemoSpec } from './demo-webs.js';
+import { crawlSettingsDto, fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
+import { DEMO_DEFAULTS, DemoWebs, readDemoSidecar, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
 import { withCrawlReader } from '../store/crawl-reader.js';
@@ -143,6 +143,19 @@ export class EngineApi implements C.CrawlbenchApi {
     // The web is started again (on its port) when the crawl runs; until then it holds nothing.
     if (demo) await this.demos.stop(id);
     return this.info(id);
+  }
+
+  async crawlSettings(id: string): Promise<C.CrawlSettingsDto> {
+    const path = this.existing(id);
+    const demo = readDemoSidecar(join(this.dir, `${id}.demo.json`))?.spec ?? null;
+    return withCrawlReader(path, (reader) => crawlSettingsDto(reader, id, demo, (p) => this.idOf(p)));
+  }
+
+  /** The workspace crawl a database file is, or null for a file elsewhere. */
+  private idOf(file: string): string | null {
+    const p = resolve(file);
+    const id = basename(p, '.db');
+    return dirname(p) === this.dir && p.endsWith('.db') && ID.test(id) ? id : null;
   }
 
   /** The history crawl's file, for a policy that takes one. */

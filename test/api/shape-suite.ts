@@ -73,7 +73,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
     });
 
     it('says CRAWL_DB_MISSING for a crawl that is not there', async () => {
-      for (const p of [h.api.getPage('no-such-crawl', 'http://x/'), h.api.start('no-such-crawl'), h.api.deleteCrawl('no-such-crawl'), h.api.timeline('no-such-crawl')]) {
+      for (const p of [h.api.getPage('no-such-crawl', 'http://x/'), h.api.start('no-such-crawl'), h.api.deleteCrawl('no-such-crawl'), h.api.timeline('no-such-crawl'), h.api.crawlSettings('no-such-crawl')]) {
         expect(await codeOf(p)).toBe('CRAWL_DB_MISSING');
       }
     });
@@ -94,6 +94,22 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(Array.isArray(await h.api.recentErrors('shape'))).toBe(true);
       await h.api.deleteCrawl('shape');
       expect((await h.api.listCrawls()).map((c) => c.id)).not.toContain('shape');
+    });
+
+    it('gives a crawl\'s settings back in New crawl\'s terms (for Crawl again): seeds as seed text, w in ms, the demo web with its revision', async () => {
+      await h.api.createCrawl({ name: 'again', seedText: 'http://127.0.0.1:9/a\n.test', w: 2000, r: 2, maxPages: 7, policy: 'breadth-first' });
+      const s = await h.api.crawlSettings('again');
+      expect(s).toMatchObject({ id: 'again', seeds: ['http://127.0.0.1:9/a'], policy: 'breadth-first', policyParams: {}, historyCrawl: null, w: 2000, r: 2, maxPages: 7, batch: null, demoWeb: null });
+      expect(s.scope.suffixes).toEqual(['.test']);
+      expect(typeof s.userAgent).toBe('string');
+      const again = await h.api.parseSeeds(s.seedText);
+      expect([again.urls, again.suffixes, again.problems]).toEqual([['http://127.0.0.1:9/a'], ['.test'], []]);
+      await h.api.createCrawl({ name: 'again-demo', demoWeb: { latencyMs: 0, revision: 2 }, w: 0 });
+      expect((await h.api.crawlSettings('again-demo')).demoWeb).toMatchObject({ latencyMs: 0, revision: 2, sites: expect.any(Number), pages: expect.any(Number) });
+      expect((await h.api.crawlSettings('again-demo')).seedText).toBe('');
+      await h.api.createCrawl({ name: 'again-h', seedText: 'http://127.0.0.1:9/a', w: 2000, policy: 'historical-pagerank-parent', historyCrawl: 'again' });
+      expect(await h.api.crawlSettings('again-h')).toMatchObject({ policy: 'historical-pagerank-parent', historyCrawl: 'again', policyParams: {} });
+      for (const id of ['again', 'again-demo', 'again-h']) await h.api.deleteCrawl(id);
     });
 
     it('subscribes to events with a function that unsubscribes', () => {

@@ -3,9 +3,11 @@
  * passes the same shape suite as the engine (test/renderer/fake-api.test.ts), and checks
  * requests and seeds with the engine's own parsers, so the UI's tests cannot drift from it.
  */
-import type { CrawlbenchApi, CrawlInfo, CrawlStateEvent, StatsEvent } from '../../core/api/contract.js';
+import type { CrawlbenchApi, CrawlInfo, CrawlSettingsDto, CrawlStateEvent, CreateCrawlRequest, StatsEvent } from '../../core/api/contract.js';
 import { parseCreateRequest } from '../../core/api/create-request.js';
-import { parseSeeds } from '../../core/api/seeds.js';
+import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
+import { parseSeeds, seedSettings } from '../../core/api/seeds.js';
+import { validateSettings } from '../../core/config/settings.js';
 
 export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo {
   return { id, status: 'created', policy: 'breadth-first', pagesFetched: 0, pagesKnown: 1, queued: 1, sites: 1, sizeBytes: 4096, createdAt: '2026-01-01', demoWeb: false, endReason: null, historyMatched: null, ...extra };
@@ -18,8 +20,24 @@ export function stats(crawlId: string, i: number, extra: Partial<StatsEvent> = {
   };
 }
 
+/** The settings the engine would store for a request (its own defaults), as crawlSettings answers them. */
+export function settingsOf(id: string, req: CreateCrawlRequest): CrawlSettingsDto {
+  const demo = req.demoWeb ? { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? req.demoWeb : {}) } : null;
+  const seeds = demo ? { seeds: ['http://www1.site0.demo:1/'], scope: { suffixes: ['.demo'], hosts: [] } } : seedSettings(parseSeeds(req.seedText ?? ''));
+  const demoPoliteness = demo ? { w: req.w ?? 50, c: req.c ?? 10, r: req.r ?? 64 } : {};
+  const { name: _n, seedText: _s, demoWeb: _d, historyCrawl, allowShortW: _a, ...rest } = req;
+  const s = validateSettings({ ...rest, ...demoPoliteness, ...seeds });
+  return {
+    id, seeds: s.seeds, scope: { suffixes: s.scope.suffixes, hosts: s.scope.hosts, excludes: s.scope.excludes }, seedText: demo ? '' : [...s.seeds, ...s.scope.suffixes].join('\n'),
+    siteKey: s.siteKey, policy: s.policy, policyParams: s.policyParams, historyCrawl: historyCrawl ?? null, w: s.w, c: s.c, r: s.r, batch: s.batch, maxPages: s.maxPages,
+    maxDepth: s.maxDepth, maxPagesPerSite: s.maxPagesPerSite, userAgent: s.userAgent, storeContent: s.storeContent, contentBudget: s.contentBudget,
+    demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1 } : null,
+  };
+}
+
 export function fakeApi() {
   const crawls = new Map<string, CrawlInfo>();
+  const settings = new Map<string, CrawlSettingsDto>();
   const calls: string[] = [];
   const statsCbs = new Set<(s: StatsEvent) => void>();
   const stateCbs = new Set<(s: CrawlStateEvent) => void>();
@@ -47,8 +65,10 @@ export function fakeApi() {
       if (crawls.has(id)) return fail('CRAWL_SETTINGS_CONFLICT', `a crawl named "${id}" already exists`, 'name');
       const info = crawlInfo(id, { demoWeb: !!req.demoWeb, policy: req.policy ?? 'breadth-first' });
       crawls.set(info.id, info);
+      settings.set(id, settingsOf(id, req));
       return info;
     },
+    crawlSettings: (id) => known(id, () => settings.get(id) ?? settingsOf(id, { seedText: 'http://a.test/' })),
     start: (id) => (calls.push(`start ${id}`), known(id, (c) => Object.assign(c, { status: 'running' as const }))),
     pause: async (id) => (calls.push(`pause ${id}`), Object.assign(crawls.get(id)!, { status: 'paused' as const })),
     resume: async (id) => (calls.push(`resume ${id}`), Object.assign(crawls.get(id)!, { status: 'running' as const })),
