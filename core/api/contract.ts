@@ -317,7 +317,7 @@ export interface CrawlSettingsDto {
 export interface CompareRequest {
   /** Chosen by the caller, to follow its progress events and to cancel it. */
   jobId?: string;
-  /** Risers, fallers and sites listed (default 20). */
+  /** Risers, fallers, sites and added, removed, changed pages listed (default 20). */
   top?: number;
   /** Per-page figures for this host only. */
   host?: string;

@@ -16,7 +16,7 @@ writes into neither (PageRank is computed in memory when a crawl has no stored r
   --json           print the whole report as one JSON object on stdout
   --out DIR        also write every table as a CSV file into DIR (refused if DIR exists)
   --force          replace an existing --out DIR
-  --top N          risers, fallers and sites listed (default 20)
+  --top N          risers, fallers, sites and added, removed, changed pages listed (default 20)
   --host HOST      per-page figures (sets, changes, links, PageRank) for this host only
   --quiet          no progress on stderr`;
 

@@ -13,13 +13,14 @@ import type { SiteKeyMode } from '../url/site-key.js';
 import { loadSide, realPath, SiteKeys, STATUS_CLASSES, type CrawlSide, type Tick } from './crawl-side.js';
 import { diffLinks } from './link-diff.js';
 import { joinPages, type PageJoin } from './page-join.js';
+import { pageLists } from './page-lists.js';
 import { diffPageRank, sidePageRank } from './pagerank-diff.js';
 import type { CompareReport, SideSummary, SiteRow } from './report.js';
 
 export type { CompareReport } from './report.js';
 
 export interface CompareOptions {
-  /** Risers, fallers and sites listed (default 20). */
+  /** Risers, fallers, sites and added, removed, changed pages listed (default 20). */
   top?: number;
   /** Per-page figures for this host only. */
   host?: string | null;
@@ -197,6 +198,7 @@ async function assemble(a: CrawlSide, b: CrawlSide, keys: SiteKeys, mode: SiteKe
   await tick();
   progress('comparing PageRank', 0.85);
   const pagerank = diffPageRank(a, b, join, pa, pb, top);
+  const lists = pageLists(a, b, join, pa, pb, top);
   const union = join.inA + join.inB - join.both;
   const pages = { inA: join.inA, inB: join.inB, onlyA: join.onlyA, onlyB: join.onlyB, both: join.both, jaccard: union > 0 ? join.both / union : NaN };
   const sa = summary(a);
@@ -217,6 +219,7 @@ async function assemble(a: CrawlSide, b: CrawlSide, keys: SiteKeys, mode: SiteKe
     ...statusTables(join),
     common: { pages: join.both, contentChanged: join.contentChanged, sizeChanged: join.sizeChanged, bytesA: join.bytesBothA, bytesB: join.bytesBothB },
     links,
+    pageLists: lists,
     pagerank,
     perSite: perSite(keys, join, a, b, mode),
     timelines,

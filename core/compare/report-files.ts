@@ -59,6 +59,7 @@ export function reportTables(r: CompareReport): Record<string, string> {
       ...r.pagerank.risers.map((m) => ['riser', m.url, m.pageRankA, m.pageRankB, m.change] as Cell[]),
       ...r.pagerank.fallers.map((m) => ['faller', m.url, m.pageRankA, m.pageRankB, m.change] as Cell[]),
     ]),
+    'pages.csv': csv(['kind', 'url', 'pageRankA', 'pageRankB'], (['added', 'removed', 'changed'] as const).flatMap((kind) => r.pageLists[kind].map((p) => [kind, p.url, p.pageRankA, p.pageRankB] as Cell[]))),
     'curves.csv': csv(['crawl', 'pages', 'fraction', 'cumulativePageRank', 'best', 'random'], [
       ...r.pagerank.curveA.map((p) => ['a', p.pages, p.fraction, p.cumulative, p.best, p.random] as Cell[]),
       ...r.pagerank.curveB.map((p) => ['b', p.pages, p.fraction, p.cumulative, p.best, p.random] as Cell[]),

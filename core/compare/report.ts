@@ -85,6 +85,23 @@ export interface Mover {
   change: number;
 }
 
+/** A page listed as added, removed or changed, with its PageRank in each crawl (null where not fetched). */
+export interface ListedPage {
+  url: string;
+  pageRankA: number | null;
+  pageRankB: number | null;
+}
+
+/**
+ * The pages behind pages.onlyB (added), pages.onlyA (removed) and common.contentChanged
+ * (changed): the `top` of each of highest PageRank (B's; A's for removed pages).
+ */
+export interface PageLists {
+  added: ListedPage[];
+  removed: ListedPage[];
+  changed: ListedPage[];
+}
+
 export interface CurvePoint {
   pages: number;
   fraction: number;
@@ -125,6 +142,7 @@ export interface CompareReport {
   statusChanges: Array<{ from: string; to: string; pages: number }>;
   common: { pages: number; contentChanged: number; sizeChanged: number; bytesA: number; bytesB: number };
   links: LinkDiff;
+  pageLists: PageLists;
   pagerank: PageRankDiff;
   perSite: SiteRow[];
   timelines: { a: TimelinePoint[] | null; b: TimelinePoint[] | null };

@@ -132,6 +132,19 @@ describe('crawlbench compare', () => {
     expect(report.common).toMatchObject({ pages: common.length, contentChanged: changed.length });
   });
 
+  it('lists the added, removed and changed pages (all of them here: fewer than --top), highest PageRank first', () => {
+    const urls = (kind: 'added' | 'removed' | 'changed') => report.pageLists[kind].map((p) => p.url).sort();
+    expect(urls('added')).toEqual([...exB.fetched].filter((u) => !exA.fetched.has(u)).sort());
+    expect(urls('removed')).toEqual([...exA.fetched].filter((u) => !exB.fetched.has(u)).sort());
+    expect(urls('changed')).toEqual([...exA.fetched].filter((u) => exB.fetched.has(u) && exA.content.get(u) !== exB.content.get(u)).sort());
+    expect(report.pageLists.added.length).toBe(report.pages.onlyB);
+    expect(report.pageLists.removed.length).toBe(report.pages.onlyA);
+    for (const p of report.pageLists.added) expect(p).toMatchObject({ pageRankA: null, pageRankB: expect.any(Number) });
+    for (const p of report.pageLists.removed) expect(p).toMatchObject({ pageRankA: expect.any(Number), pageRankB: null });
+    const b = report.pageLists.changed.map((p) => p.pageRankB!);
+    expect(b).toEqual([...b].sort((x, y) => y - x));
+  });
+
   it('counts new and vanished links among pages fetched in both', () => {
     const common = new Set([...exA.fetched].filter((u) => exB.fetched.has(u)));
     const set = (links: Array<[string, string]>) => new Set(links.filter(([s]) => common.has(s)).map(([s, t]) => `${s} ${t}`));
