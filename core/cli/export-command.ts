@@ -28,6 +28,7 @@ Files are written under a temporary name and renamed when complete.
   --max-file-size SIZE   start a new WARC file past this size (default ${formatBytes(DEFAULT_MAX_FILE_SIZE)})
   --cdx                  also write a CDXJ index of the WARC files (PREFIX-YYYYMMDDhhmmss.cdxj)
   --force                replace existing output
+  --throttle DURATION    pause this long after each 1,000 rows (to watch or test progress and cancel)
   --json                 print the summary as one JSON object
   --quiet                no progress line`;
 

@@ -72,7 +72,8 @@ function choice<T extends string>(field: string, v: unknown, choices: readonly T
   if (v === undefined && fallback !== undefined) return fallback;
   const found = choices.find((c) => c === v);
   if (found === undefined) {
-    throw badField(field, `${v === undefined ? 'required' : `"${String(v)}" is not one`}: the ${field === 'what' ? 'tables' : `${field}s`} are ${choices.join(', ')}`);
+    const noun = field === 'what' ? 'table' : field;
+    throw badField(field, `${v === undefined ? 'required' : `"${String(v)}" is not a ${noun} crawlbench exports`}; the ${noun}s are ${choices.join(', ')}`);
   }
   return found;
 }

@@ -91,10 +91,18 @@ class ParquetTableWriter implements TableWriter {
     this.buffered = [];
     const columnData = this.columns.map((c, i) => ({
       name: c.name,
-      data: rows.map((r) => (c.type === 'timestamp' && typeof r[i] === 'number' ? new Date(r[i] as number) : r[i]!)),
+      data: rows.map((r) => parquetValue(c, r[i]!)),
     }));
     void this.writer.write({ columnData, rowGroupSize: rows.length });
   }
+}
+
+/** hyparquet-writer wants INT64 as bigint and timestamps as Date. */
+function parquetValue(c: Column, v: Value): Value | bigint | Date {
+  if (typeof v !== 'number') return v;
+  if (c.type === 'timestamp') return new Date(v);
+  if (c.type === 'int') return BigInt(v);
+  return v;
 }
 
 /** A hyparquet ByteWriter that empties itself into an output file every megabyte. */
