@@ -1,15 +1,16 @@
 /**
  * What the New crawl form asks the engine: the policies to choose from, what a seed text
- * holds, and the creation itself (whose refusal the form shows at the field it names).
+ * holds, an earlier crawl's settings (for "Crawl again"), and the creation itself (whose
+ * refusal the form shows at the field it names).
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { CrawlInfo, CreateCrawlRequest, ParsedSeeds, PolicyDescription } from '../../core/api/contract.js';
+import type { CrawlInfo, CrawlSettingsDto, CreateCrawlRequest, ParsedSeeds, PolicyDescription } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
 import { useCrawlsStore } from './crawls.js';
 
-export type NewCrawlActionKey = 'policies' | 'seeds' | 'create';
+export type NewCrawlActionKey = 'policies' | 'seeds' | 'again' | 'create';
 
 export const useNewCrawlStore = defineStore('new-crawl', () => {
   const { run, status } = asyncActions<NewCrawlActionKey>();
@@ -29,6 +30,12 @@ export const useNewCrawlStore = defineStore('new-crawl', () => {
     if (out.ok && !out.stale) seeds.value = out.value;
   }
 
+  /** An earlier crawl's settings, or null (the error kept as `again`'s); an answer for an older ask is dropped. */
+  async function settingsOf(id: string): Promise<CrawlSettingsDto | null> {
+    const out = await run('again', () => useApi().crawlSettings(id));
+    return out.ok && !out.stale ? out.value : null;
+  }
+
   /** The new crawl, or null with the refusal kept as `create`'s error. */
   async function create(req: CreateCrawlRequest): Promise<CrawlInfo | null> {
     const out = await run('create', () => useApi().createCrawl(req));
@@ -37,5 +44,5 @@ export const useNewCrawlStore = defineStore('new-crawl', () => {
     return out.value;
   }
 
-  return { ...status, policies, seeds, loadPolicies, parseSeeds, create };
+  return { ...status, policies, seeds, loadPolicies, parseSeeds, settingsOf, create };
 });
