@@ -7,6 +7,7 @@
  * Page inspector also have an address without one, where they say how to pick a crawl.
  */
 import { createRouter, createWebHashHistory, type RouteRecordRaw, type RouterHistory } from 'vue-router';
+import CompareView from './views/CompareView.vue';
 import CrawlsView from './views/CrawlsView.vue';
 import InspectorView from './views/InspectorView.vue';
 import LiveView from './views/LiveView.vue';
@@ -25,11 +26,14 @@ const one = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/new' },
-  { path: '/new', name: 'new', component: NewCrawlView, meta: { tab: 'new' } },
+  // ?again= is the crawl whose settings fill the form ("Crawl again").
+  { path: '/new', name: 'new', component: NewCrawlView, props: (r) => ({ again: one(r.query.again) }), meta: { tab: 'new' } },
   { path: '/crawls', name: 'crawls', component: CrawlsView, meta: { tab: 'crawls' } },
   { path: '/crawls/:id/live', name: 'live', component: LiveView, props: true, meta: { tab: 'live' } },
   // ?url= is the page looked up, so that a reload or Back shows it again.
   { path: '/crawls/:id/pages', name: 'pages', component: InspectorView, props: (r) => ({ id: one(r.params.id), url: one(r.query.url) }), meta: { tab: 'inspector' } },
+  // Two crawls side by side, reached from Crawls (A usually the earlier one).
+  { path: '/compare/:a/:b', name: 'compare', component: CompareView, props: true, meta: { tab: 'crawls' } },
   { path: '/live', name: 'live-none', component: LiveView, meta: { tab: 'live' } },
   { path: '/pages', name: 'pages-none', component: InspectorView, meta: { tab: 'inspector' } },
   { path: '/:unknown(.*)*', redirect: '/new' },
