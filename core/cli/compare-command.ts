@@ -1,5 +1,4 @@
-import { compareCrawls, type CompareReport } from '../compare/compare.js';
-import { writeReportFiles } from '../compare/report-files.js';
+import type { CompareReport } from '../compare/report.js';
 import { badOption } from '../errors.js';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
@@ -39,6 +38,8 @@ export const compareCommand = defineCommand({
     const [a, b] = positionals as [string, string];
     const top = intFlag(flags, 'top', 1) ?? 20;
     const quiet = !!flags.quiet;
+    // Loaded when run, not at start-up (the command table imports every command's file).
+    const [{ compareCrawls }, { writeReportFiles }] = await Promise.all([import('../compare/compare.js'), import('../compare/report-files.js')]);
     const report = await compareCrawls(a, b, {
       top,
       host: flags.host ?? null,

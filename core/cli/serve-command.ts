@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startBrowserServer } from '../api/browser-server.js';
-import { EngineApi } from '../api/engine-api.js';
 import { badOption } from '../errors.js';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
@@ -36,7 +34,9 @@ export const serveCommand = defineCommand({
   async run(flags) {
     const demoPort = intFlag(flags, 'demo-port', 0);
     if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
-    const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort });
+    // Loaded here, not at start-up: every other command would pay for the whole engine API.
+  const [{ EngineApi }, { startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
+  const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort });
     const staticDir = rendererDir();
     if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
     const server = await startBrowserServer({ api, staticDir, port: intFlag(flags, 'port', 0) ?? 0 });
