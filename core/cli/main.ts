@@ -6,13 +6,16 @@ import { crawlCommand } from './crawl-command.js';
 import { demoCommand } from './demo-command.js';
 import { evalCommand } from './eval-command.js';
 import { exportCommand } from './export-command.js';
+import { exportGraphCommand } from './export-graph-command.js';
+import { partitionCommand } from './partition-command.js';
+import { partitionEvalCommand } from './partition-eval-command.js';
 import { rankCommand } from './rank-command.js';
 import { serveCommand } from './serve-command.js';
 import { simulateCommand } from './simulate-command.js';
 import { testwebCommand } from './testweb-command.js';
 
 /** Every command, in the order `crawlbench --help` lists them: a new command is one entry here. */
-export const COMMANDS: readonly Command[] = [crawlCommand, demoCommand, testwebCommand, serveCommand, rankCommand, evalCommand, exportCommand, simulateCommand, compareCommand];
+export const COMMANDS: readonly Command[] = [crawlCommand, demoCommand, testwebCommand, serveCommand, rankCommand, evalCommand, exportCommand, simulateCommand, compareCommand, exportGraphCommand, partitionEvalCommand, partitionCommand];
 
 /** `crawlbench --help`: each command's name and summary, then each command's usage. */
 export function helpText(): string {

@@ -1,5 +1,5 @@
 /**
- * Link graphs as files: `pages.tsv.gz` (id<TAB>url) and `links.tsv.gz` (src<TAB>dst), the
+ * Link graphs as files: `pages.tsv.gz` (id<TAB>url, optionally <TAB>bytes) and `links.tsv.gz` (src<TAB>dst), the
  * format of /work/shared/datasets/uci-ics-2019. loadGraphDir serves such a graph (https URLs
  * are served as http; host = URL host, path = path + query); exportGraphDir writes a web in the
  * same format, so a generated web round-trips. Loading is synchronous (the CLI builds its web
@@ -33,7 +33,7 @@ export function loadGraphDir(dir: string, opts: LoadOptions = {}): ListedWeb {
     if (line === '') continue;
     const tab = line.indexOf('\t');
     const id = Number(line.slice(0, tab));
-    const m = URL_RE.exec(line.slice(tab + 1).trim());
+    const m = URL_RE.exec(line.slice(tab + 1).split('\t')[0]!.trim()); // a third column (size) is not part of the URL
     if (tab < 0 || !Number.isInteger(id) || id < 0 || !m) throw new Error(`${dir}/pages.tsv.gz line ${lineNo}: not id<TAB>http(s) URL`);
     const hostPort = m[1]!.toLowerCase();
     const colon = hostPort.lastIndexOf(':');

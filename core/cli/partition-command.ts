@@ -1,0 +1,110 @@
+import { writeFileSync } from 'node:fs';
+import { badOption } from '../errors.js';
+import { MODELS, type GraphModel } from '../graph/models.js';
+import { HASH_STATEMENT, partition, type PartitionReport } from '../graph/partition.js';
+import { choiceFlag, intFlag, listFlag } from './args.js';
+import { defineCommand } from './command.js';
+import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, sizesLine } from './graph-flags.js';
+import { partitionCsv, partitionTables } from './partition-tables.js';
+
+const USAGE = `crawlbench partition --graph SOURCE --model M [--model M ...] --parts 2,4,...,256 [options]
+
+Partitions a crawl's link graph among K processors as the thesis does (design.md section 6)
+and prints its tables: gpmetis on the page and site graphs (GP: -ptype=kway, 5% imbalance on
+both weights, objective the edge cut = communication volume), KaHyPar on the page and site
+hypergraphs (HP: km1 = messages, epsilon 0.05, one vertex weight: the size), and hashing beside
+them (${HASH_STATEMENT}). Each partitioner runs once per seed 1..N; the tables give the mean
+and the best run. A missing partitioner leaves its columns empty and says how to get it.
+  --model M[,M...]       page, site, page-hypergraph, site-hypergraph, or all (repeatable)
+  --parts K[,K...]       numbers of processors: a list, and "..." continues a doubling or even
+                         step: 2,4,...,256 = 2 4 8 16 32 64 128 256
+  --runs N               seeds per partitioner and K (default 8)
+  --kahypar PATH         the KaHyPar program (default: CRAWLBENCH_KAHYPAR, then KaHyPar on PATH;
+                         its presets are looked for in ../config beside it)
+${GRAPH_USAGE}
+  --csv FILE             one row per level, model, method and K: mean and best of every metric
+  --json                 print one JSON object on stdout`;
+
+const OPTIONS = {
+  ...GRAPH_OPTIONS,
+  model: { type: 'string', multiple: true },
+  parts: { type: 'string' },
+  runs: { type: 'string' },
+  kahypar: { type: 'string' },
+  csv: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export const partitionCommand = defineCommand({
+  name: 'partition',
+  summary: 'partition a crawl among K processors with METIS and KaHyPar against hashing (the thesis\'s tables)',
+  usage: USAGE,
+  options: OPTIONS,
+  async run(flags, positionals) {
+    if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}"`);
+    const models = modelList(listFlag(flags, 'model'));
+    if (!flags.parts) throw badOption('--parts', 'required: numbers of processors, e.g. 2,4,...,256');
+    const parts = parseParts(flags.parts);
+    const runs = intFlag(flags, 'runs', 1) ?? 8;
+    const g = loadGraphFlag(flags);
+    let report: PartitionReport;
+    try {
+      report = await partition(g, { models, parts, runs, kahypar: flags.kahypar, onProgress: (p) => process.stderr.write(`[${p.done}/${p.total}] ${p.step}\n`) });
+    } finally {
+      g.close();
+    }
+    for (const t of report.tools) if (t.missing) process.stderr.write(`crawlbench partition: ${t.missing}\n`);
+    if (flags.csv !== undefined) {
+      try {
+        writeFileSync(flags.csv, partitionCsv(report).join('\n') + '\n');
+      } catch (err) {
+        throw badOption('--csv', `cannot write ${flags.csv} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+    }
+    if (flags.json) process.stdout.write(JSON.stringify(report) + '\n');
+    else process.stdout.write(reportHead(report, sizesLine(g)) + '\n\n' + partitionTables(report) + '\n');
+    return 0;
+  },
+});
+
+function modelList(names: string[]): GraphModel[] {
+  if (names.length === 0) throw badOption('--model', `required: ${MODELS.join(', ')} or all`);
+  if (names.includes('all')) return [...MODELS];
+  return names.map((n) => choiceFlag({ model: n }, 'model', MODELS)!);
+}
+
+/** "2,4,...,256": a list where "..." continues the step of the two numbers before it (doubling or even). */
+export function parseParts(text: string): number[] {
+  const tokens = text.split(',').map((t) => t.trim()).filter(Boolean);
+  const out: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t === '...' || t === '…') {
+      const [a, b] = out.slice(-2);
+      const end = Number(tokens[i + 1]);
+      if (a === undefined || b === undefined || !Number.isInteger(end)) throw badOption('--parts', `"..." needs two numbers before it and one after (2,4,...,256)`);
+      const next = b === a * 2 ? (x: number) => x * 2 : (x: number) => x + (b - a);
+      if (b <= a) throw badOption('--parts', `"..." after ${a},${b} would not grow`);
+      for (let x = next(b); x < end; x = next(x)) out.push(x);
+      continue;
+    }
+    const k = Number(t);
+    if (!Number.isInteger(k) || k < 2) throw badOption('--parts', `"${t}" is not a number of processors >= 2`);
+    out.push(k);
+  }
+  if (out.length === 0) throw badOption('--parts', 'no number of processors given');
+  return [...new Set(out)].sort((x, y) => x - y);
+}
+
+function reportHead(r: PartitionReport, sizes: string): string {
+  const tools = r.tools.map((t) => `${t.name}: ${t.path ?? 'missing (see the line above)'}`).join('; ');
+  return [
+    `partition of ${r.source}: ${r.pages} pages, ${r.links} links, ${r.sites} sites; models ${r.models.join(', ')}; K = ${r.parts.join(', ')}`,
+    `  ${sizes}`,
+    `  GP = gpmetis -ptype=kway -ubvec="1.05 1.05" on the graph models (vertex weights: size, pages; edge costs: URL bytes)`,
+    `  HP = KaHyPar -o km1 -m direct -e 0.05 on the hypergraph models (vertex weight: size)`,
+    `  hash = ${r.hash}`,
+    `  ${r.runs} run${r.runs > 1 ? 's (seeds 1..' + r.runs + '): mean, best run in brackets (GP: lowest volume; HP: fewest messages)' : ' (seed 1)'}; every metric counted on pages and links`,
+    `  tools: ${tools}; ${r.seconds.toFixed(1)} s`,
+  ].join('\n');
+}

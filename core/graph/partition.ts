@@ -1,0 +1,187 @@
+/**
+ * `partition`: the thesis's experiment (design.md section 6) on any crawl or dataset. For each
+ * model and K: gpmetis on the graph models (GP), KaHyPar on the hypergraph models (HP), each run
+ * with several seeds and scored by evaluate.ts (mean and best run), and the hash baseline beside
+ * them at each level (pages: hash of the URL; sites: hash of the host). Asynchronous: the
+ * partitioners run as child processes, so a caller (the workbench's engine) keeps serving while
+ * they work, sees a progress event per run, and can cancel (the running program is killed).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { checkParts, hashAssignment, parsePartVector } from './assignment.js';
+import { evaluateAssignment, type PartitionMetrics } from './evaluate.js';
+import { checkHasLinks } from './export-graph.js';
+import { writeHmetis, writeMetis } from './formats.js';
+import { linkCount, type LinkGraph } from './link-graph.js';
+import { isHypergraph, isSiteModel, vertexCount, type GraphModel } from './models.js';
+import { writeFiles } from './text-sink.js';
+import { findGpmetis, findKahypar, runGpmetis, runKahypar, type Tool } from './tools.js';
+
+export type Method = 'GP' | 'HP' | 'hash';
+export type Level = 'page' | 'site';
+
+export interface PartitionRow {
+  level: Level;
+  /** The model partitioned (the level's graph for hashing). */
+  model: GraphModel;
+  method: Method;
+  parts: number;
+  /** Runs that completed (hash: 1). */
+  runs: number;
+  /** Each metric averaged over the runs; null when no run completed. */
+  mean: PartitionMetrics | null;
+  /** The run with the lowest objective (GP: volume, HP: messages); null when no run completed. */
+  best: PartitionMetrics | null;
+  seconds: number;
+  /** Why the runs failed, when none completed. */
+  error?: string;
+}
+
+export interface PartitionProgress {
+  done: number;
+  total: number;
+  /** What just finished, in words: "page GP K=8 run 3/8: volume 1,234 B". */
+  step: string;
+}
+
+export interface ToolReport {
+  name: Tool['name'];
+  path: string | null;
+  missing?: string;
+}
+
+export interface PartitionReport {
+  source: string;
+  pages: number;
+  links: number;
+  sites: number;
+  /** Pages whose size the source records; the others count defaultSize bytes. */
+  sizesKnown: number;
+  defaultSize: number;
+  models: GraphModel[];
+  parts: number[];
+  runs: number;
+  hash: string;
+  tools: ToolReport[];
+  rows: PartitionRow[];
+  seconds: number;
+}
+
+export interface PartitionOptions {
+  models: GraphModel[];
+  parts: number[];
+  /** Seeds per partitioner and K (1..runs). */
+  runs: number;
+  /** --kahypar. */
+  kahypar?: string;
+  signal?: AbortSignal;
+  onProgress?(p: PartitionProgress): void;
+  /** The tools to use instead of looking them up (tests). */
+  tools?: { gpmetis: Tool; kahypar: Tool };
+}
+
+export const HASH_STATEMENT = '32-bit FNV-1a of the UTF-8 URL (pages) or host name (sites), modulo K';
+
+const levelOf = (m: GraphModel): Level => (isSiteModel(m) ? 'site' : 'page');
+const METRIC_KEYS = ['storageImbalance', 'requestImbalance', 'volume', 'messages', 'linksInside', 'sitesSplit'] as const;
+
+function meanOf(runs: PartitionMetrics[]): PartitionMetrics {
+  const mean = { ...runs[0]! };
+  for (const key of METRIC_KEYS) mean[key] = runs.reduce((s, r) => s + r[key], 0) / runs.length;
+  return mean;
+}
+
+function checkCancel(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new CrawlError(ErrorCodes.CANCELLED, 'partitioning cancelled');
+}
+
+export function checkPartitionRequest(g: LinkGraph, models: GraphModel[], parts: number[]): void {
+  checkHasLinks(g);
+  for (const m of models) for (const k of parts) checkParts(g, m, k);
+}
+
+export async function partition(g: LinkGraph, opts: PartitionOptions): Promise<PartitionReport> {
+  const t0 = performance.now();
+  const models = [...new Set(opts.models)];
+  const parts = [...new Set(opts.parts)].sort((a, b) => a - b);
+  checkPartitionRequest(g, models, parts);
+  const tools = opts.tools ?? { gpmetis: findGpmetis(), kahypar: findKahypar(opts.kahypar) };
+  const toolOf = (m: GraphModel) => (isHypergraph(m) ? tools.kahypar : tools.gpmetis);
+  const levels = [...new Set(models.map(levelOf))];
+  const runnable = models.filter((m) => toolOf(m).path !== null);
+  const total = levels.length * parts.length + runnable.length * parts.length * opts.runs;
+  let done = 0;
+  const progress = (step: string) => opts.onProgress?.({ done: ++done, total, step });
+  const rows: PartitionRow[] = [];
+
+  for (const level of levels) {
+    const model: GraphModel = level;
+    for (const k of parts) {
+      const t = performance.now();
+      const metrics = evaluateAssignment(g, model, k, hashAssignment(g, model, k));
+      rows.push({ level, model, method: 'hash', parts: k, runs: 1, mean: metrics, best: metrics, seconds: (performance.now() - t) / 1000 });
+      progress(`${level} hash K=${k}: volume ${metrics.volume} B, ${metrics.messages} messages`);
+    }
+  }
+  const work = mkdtempSync(join(tmpdir(), 'crawlbench-partition-'));
+  try {
+    for (const m of runnable) {
+      checkCancel(opts.signal);
+      const hyper = isHypergraph(m);
+      const file = join(work, `${m}.${hyper ? 'hgr' : 'graph'}`);
+      writeFiles([file], ([out]) => (hyper ? writeHmetis : writeMetis)(g, m, out!));
+      for (const k of parts) rows.push(await partitionRuns(g, m, k, file, toolOf(m), opts, progress));
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return {
+    source: g.source,
+    pages: g.n,
+    links: linkCount(g),
+    sites: g.sites.length,
+    sizesKnown: g.sizesKnown,
+    defaultSize: g.defaultSize,
+    models,
+    parts,
+    runs: opts.runs,
+    hash: HASH_STATEMENT,
+    tools: [tools.gpmetis, tools.kahypar].map((t) => ({ name: t.name, path: t.path, ...(t.missing ? { missing: t.missing } : {}) })),
+    rows,
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** One model at one K: a run per seed, each part vector scored. */
+async function partitionRuns(g: LinkGraph, m: GraphModel, k: number, file: string, tool: Tool, opts: PartitionOptions, progress: (step: string) => void): Promise<PartitionRow> {
+  const hyper = isHypergraph(m);
+  const method: Method = hyper ? 'HP' : 'GP';
+  const n = vertexCount(g, m);
+  const results: PartitionMetrics[] = [];
+  let error: string | undefined;
+  const t = performance.now();
+  for (let seed = 1; seed <= opts.runs; seed++) {
+    checkCancel(opts.signal);
+    try {
+      const out = hyper ? await runKahypar(tool, file, k, seed, opts.signal) : await runGpmetis(tool, file, k, seed, opts.signal);
+      const vector = parsePartVector(readFileSync(out, 'utf8'), n, k, out);
+      rmSync(out, { force: true });
+      const metrics = evaluateAssignment(g, m, k, vector);
+      results.push(metrics);
+      progress(`${m} ${method} K=${k} run ${seed}/${opts.runs}: volume ${metrics.volume} B, ${metrics.messages} messages`);
+    } catch (err) {
+      if (err instanceof CrawlError && err.code === ErrorCodes.CANCELLED) throw err;
+      error = (err as Error).message;
+      progress(`${m} ${method} K=${k} run ${seed}/${opts.runs} failed: ${error}`);
+    }
+  }
+  const seconds = (performance.now() - t) / 1000;
+  if (results.length === 0) {
+    return { level: levelOf(m), model: m, method, parts: k, runs: 0, mean: null, best: null, seconds, error };
+  }
+  const objective = (r: PartitionMetrics) => (hyper ? r.messages : r.volume);
+  const best = results.reduce((a, b) => (objective(b) < objective(a) ? b : a));
+  return { level: levelOf(m), model: m, method, parts: k, runs: results.length, mean: meanOf(results), best, seconds, ...(error ? { error } : {}) };
+}
