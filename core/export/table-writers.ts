@@ -82,7 +82,28 @@ class ParquetTableWriter implements TableWriter {
 
   finish(): void {
     this.flush();
+    if (this.writer.row_groups.length === 0) this.emptyRowGroup();
     this.writer.finish();
+  }
+
+  /**
+   * hyparquet-writer 0.17 writes a file of no rows with an empty row-group list typed as
+   * bytes, which arrow-rs (parquet-wasm, pyarrow's sibling) refuses; one row group of no
+   * rows is read by every reader as an empty table.
+   */
+  private emptyRowGroup(): void {
+    const offset = BigInt(this.writer.writer.offset);
+    this.writer.row_groups.push({
+      columns: this.columns.map((c) => ({
+        file_offset: offset,
+        meta_data: {
+          type: PARQUET_TYPES[c.type].type, encodings: ['PLAIN'], path_in_schema: [c.name], codec: 'UNCOMPRESSED',
+          num_values: 0n, total_uncompressed_size: 0n, total_compressed_size: 0n, data_page_offset: offset,
+        },
+      })),
+      total_byte_size: 0n,
+      num_rows: 0n,
+    });
   }
 
   private flush(): void {
