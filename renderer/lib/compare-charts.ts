@@ -18,7 +18,9 @@ export const COLOR_B = '#e07b39';
 const BOTH = '#7a8a99';
 
 const axis = (name: string) => ({ name, nameLocation: 'middle' as const, nameGap: 28 });
-const frame = { grid: { left: 64, right: 24, top: 40, bottom: 48 }, legend: { top: 0 }, tooltip: { trigger: 'axis' as const } };
+/** A y-axis name along the axis, clear of the legend above the plot. */
+const yAxisName = (name: string) => ({ name, nameLocation: 'middle' as const, nameRotate: 90, nameGap: 48 });
+const frame = { grid: { left: 72, right: 24, top: 40, bottom: 48 }, legend: { top: 0 }, tooltip: { trigger: 'axis' as const } };
 
 const tip = (p: { seriesName: string; data: { count: number } }) => `${p.seriesName}: ${formatNumber(p.data.count)}`;
 
@@ -35,7 +37,8 @@ export function overlapOption(r: CompareReport): ChartOption {
     color,
     barWidth: 28,
     data: rows.map((s) => ({ value: pct(s[key], s), count: s[key] })),
-    label: { show: true, formatter: (p) => formatNumber((p.data as { count: number }).count) },
+    // A part of 0 has no width to hold its label.
+    label: { show: true, formatter: (p) => ((p.data as { count: number }).count > 0 ? formatNumber((p.data as { count: number }).count) : '') },
   });
   return {
     ...frame,
@@ -57,7 +60,7 @@ export function curvesOption(r: CompareReport): ChartOption {
   return {
     ...frame,
     xAxis: { type: 'value', min: 0, ...axis('pages fetched') },
-    yAxis: { type: 'value', min: 0, max: 1, name: 'cumulative PageRank' },
+    yAxis: { type: 'value', min: 0, max: 1, ...yAxisName('cumulative PageRank') },
     series: [
       line('A', pts(curveA, 'cumulative'), COLOR_A),
       line('B', pts(curveB, 'cumulative'), COLOR_B),
@@ -73,7 +76,7 @@ export function throughputOption(r: CompareReport): ChartOption {
   const series: LineSeriesOption[] = [];
   if (r.timelines.a) series.push(line('A', r.timelines.a.map((p) => [p.t, p.pagesPerSecond]), COLOR_A));
   if (r.timelines.b) series.push(line('B', r.timelines.b.map((p) => [p.t, p.pagesPerSecond]), COLOR_B));
-  return { ...frame, xAxis: { type: 'value', min: 0, ...axis('crawl time (s)') }, yAxis: { type: 'value', name: 'pages/s' }, series };
+  return { ...frame, xAxis: { type: 'value', min: 0, ...axis('crawl time (s)') }, yAxis: { type: 'value', ...yAxisName('pages/s') }, series };
 }
 
 /** The sampled pages with PageRank in both crawls (a log axis has no place for 0), and how many had none. */
@@ -85,13 +88,14 @@ export function scatterPoints(r: CompareReport): { points: Array<[number, number
 export function scatterOption(r: CompareReport): ChartOption {
   const { points } = scatterPoints(r);
   const values = points.flat();
-  const lo = values.length ? Math.min(...values) : 0.1;
-  const hi = values.length ? Math.max(...values) : 10;
+  // Both axes over the same whole decades, so that the diagonal is the same share in both.
+  const lo = 10 ** Math.floor(Math.log10(values.length ? Math.min(...values) : 0.1));
+  const hi = 10 ** Math.ceil(Math.log10(values.length ? Math.max(...values) : 10));
   return {
     ...frame,
     tooltip: { trigger: 'item', formatter: (p) => ((p as { seriesType: string }).seriesType === 'scatter' ? `A ${formatNumber((p as { value: number[] }).value[0], 3)} · B ${formatNumber((p as { value: number[] }).value[1], 3)}` : 'the same share in both') },
     xAxis: { type: 'log', ...axis('PageRank in A × pages in A'), min: lo, max: hi },
-    yAxis: { type: 'log', name: 'PageRank in B × pages in B', min: lo, max: hi },
+    yAxis: { type: 'log', ...yAxisName('PageRank in B × pages in B'), min: lo, max: hi },
     series: [
       { name: 'pages in both', type: 'scatter', data: points, color: BOTH, symbolSize: 4, large: points.length > 1000 },
       { ...line('same share in both', [[lo, lo], [hi, hi]], COLOR_B, 'dashed'), tooltip: { show: false } },

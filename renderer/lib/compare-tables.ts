@@ -11,6 +11,7 @@ import { formatBytes, formatNumber } from './format.js';
 const pr = (v: Cell) => (typeof v === 'number' ? v.toExponential(3) : '–');
 const bytes = (v: Cell) => (typeof v === 'number' ? formatBytes(v) : '–');
 const int = (v: Cell) => formatNumber(v as number | null);
+const dec = (digits: number) => (v: Cell) => formatNumber(v as number | null, digits);
 
 export const PAGE_COLUMNS: Array<Column<ListedPage>> = [
   { key: 'url', label: 'URL', value: (p) => p.url },
@@ -38,10 +39,10 @@ export const SITE_COLUMNS: Array<Column<SiteRow>> = [
   { key: 'bytesB', label: 'Bytes B', value: (s) => s.bytesB, format: bytes, numeric: true },
   { key: 'errorsA', label: 'Errors A', value: (s) => s.errorsA, format: int, numeric: true },
   { key: 'errorsB', label: 'Errors B', value: (s) => s.errorsB, format: int, numeric: true },
-  { key: 'connectMsA', label: 'Connect ms A', value: (s) => s.connectMsA, numeric: true },
-  { key: 'connectMsB', label: 'Connect ms B', value: (s) => s.connectMsB, numeric: true },
-  { key: 'pagesPerConnectionA', label: 'Pages/conn. A', value: (s) => s.pagesPerConnectionA, numeric: true },
-  { key: 'pagesPerConnectionB', label: 'Pages/conn. B', value: (s) => s.pagesPerConnectionB, numeric: true },
+  { key: 'connectMsA', label: 'Connect ms A', value: (s) => s.connectMsA, format: dec(1), numeric: true },
+  { key: 'connectMsB', label: 'Connect ms B', value: (s) => s.connectMsB, format: dec(1), numeric: true },
+  { key: 'pagesPerConnectionA', label: 'Pages/conn. A', value: (s) => s.pagesPerConnectionA, format: dec(2), numeric: true },
+  { key: 'pagesPerConnectionB', label: 'Pages/conn. B', value: (s) => s.pagesPerConnectionB, format: dec(2), numeric: true },
 ];
 
 export const STATUS_CLASS_COLUMNS: Array<Column<CompareReport['statusClasses'][number]>> = [
