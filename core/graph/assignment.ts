@@ -46,7 +46,9 @@ export function parsePartVector(text: string, n: number, k: number, name: string
     if (count === n) throw bad(`one line more than the ${n} vertices of the graph`);
     parts[count++] = p;
   }
-  if (count < n) throw new CrawlError(ErrorCodes.BAD_PART_FILE, `${name}: ${count} lines for the graph's ${n} vertices (one part per vertex, in the order of the id map)`);
+  if (count < n) {
+    throw new CrawlError(ErrorCodes.BAD_PART_FILE, `${name} line ${count + 1}: missing; the file ends after ${count} parts and the graph has ${n} vertices (one part per vertex, in the order of the id map)`);
+  }
   return parts;
 }
 

@@ -49,7 +49,8 @@ export function checkExport(req: ExportRequest): void {
 /** A clear refusal for a graph without a link between two pages. */
 export function checkHasLinks(g: LinkGraph): void {
   if (linkCount(g) === 0) {
-    throw new CrawlError(ErrorCodes.GRAPH_NO_LINKS, `${g.source} has ${g.n} pages and no link between two of them: there is nothing to partition (crawl further first)`);
+    const has = g.n === 0 ? 'no pages and no links' : `${g.n} pages and no link between two of them`;
+    throw new CrawlError(ErrorCodes.GRAPH_NO_LINKS, `${g.source} has ${has}: there is nothing to partition (crawl further first)`);
   }
 }
 

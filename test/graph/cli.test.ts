@@ -1,0 +1,160 @@
+/**
+ * export-graph, partition-eval and partition as a user runs them: a dataset folder and a real
+ * crawl database as sources, the thesis's message example scored from a part file, and every
+ * kind of bad input refused in one line with exit 2 and a stable code.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validateSettings } from '../../core/config/settings.js';
+import { fnv1a } from '../../core/graph/hash.js';
+import { CrawlStore } from '../../core/store/crawl-store.js';
+import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
+import { exportGraphDir } from '../../core/testweb/graph-files.js';
+import { BIN, crawlbench, type RunResult } from '../helpers/run.js';
+import { tmpDir } from '../helpers/tmp.js';
+import { crawl, serve, testSettings } from '../helpers/web.js';
+import { MESSAGE_EXAMPLE, MESSAGE_PARTS, writeDataset } from './fixtures.js';
+
+const dir = tmpDir();
+const message = writeDataset(join(dir, 'message'), MESSAGE_EXAMPLE);
+const web = join(dir, 'web');
+const KAHYPAR = process.env.CRAWLBENCH_KAHYPAR ?? '/var/cache/crawlbench/kahypar/bin/KaHyPar';
+
+function oneLineError(r: RunResult, code: string, text: RegExp): void {
+  expect(r.code, r.stdout + r.stderr).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(text);
+  expect(r.stderr).toContain(`[${code}]`);
+}
+
+/** crawlbench with its own environment (PATH without the tools, another CRAWLBENCH_KAHYPAR). */
+function crawlbenchEnv(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b));
+    child.stderr.on('data', (b: Buffer) => (stderr += b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('partition-eval', () => {
+  it("scores the thesis's message example from a part file: 3 messages carrying 6 URLs", async () => {
+    const file = join(dir, 'message.parts');
+    writeFileSync(file, MESSAGE_PARTS.join('\n') + '\n');
+    const r = await crawlbench(['partition-eval', '--graph', message, '--model', 'page', '--parts', '4', '--assign', file, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ messages: 3, volume: 120, parts: 4, requestImbalance: 50, sitesSplit: 1 });
+    const text = await crawlbench(['partition-eval', '--graph', message, '--model', 'page', '--parts', '4', '--assign', file]);
+    expect(text.stdout).toMatch(/communication volume\s+120 bytes/);
+    expect(text.stdout).toMatch(/messages\s+3 /);
+  });
+
+  it('hash: FNV-1a of the URL modulo K, stated in the output', async () => {
+    const r = await crawlbench(['partition-eval', '--graph', message, '--model', 'page', '--parts', '3', '--assign', 'hash', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { hash: string; messages: number; volume: number };
+    expect(out.hash).toMatch(/FNV-1a/);
+    const part = MESSAGE_EXAMPLE.pages.map(([url]) => fnv1a(url) % 3);
+    const remote = part.slice(1).filter((p) => p !== part[0]);
+    expect(out.volume).toBe(remote.length * 20);
+    expect(out.messages).toBe(new Set(remote).size);
+  });
+
+  it('refuses a part vector of the wrong length or with a part outside 0..K-1, naming the line', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['0\n1\n2\n', /short\.parts line 4: missing; the file ends after 3 parts and the graph has 8 vertices/],
+      [[...MESSAGE_PARTS, 0].join('\n'), /short\.parts line 9: one line more than the 8 vertices/],
+      ['0\n1\n4\n0\n0\n0\n0\n0\n', /short\.parts line 3: part 4 is outside 0\.\.3/],
+      ['0\n1\nx\n', /short\.parts line 3: "x" is not a part number/],
+    ];
+    for (const [text, msg] of cases) {
+      writeFileSync(join(dir, 'short.parts'), text);
+      oneLineError(await crawlbench(['partition-eval', '--graph', message, '--model', 'page', '--parts', '4', '--assign', join(dir, 'short.parts')]), 'CRAWL_BAD_PART_FILE', msg);
+    }
+  });
+
+  it('refuses K below 2 or above the vertex count', async () => {
+    oneLineError(await crawlbench(['partition-eval', '--graph', message, '--model', 'page', '--parts', '1', '--assign', 'hash']), 'CRAWL_BAD_OPTION', /--parts: 1 is not a number of parts >= 2/);
+    oneLineError(await crawlbench(['partition-eval', '--graph', message, '--model', 'site', '--parts', '2', '--assign', 'hash']), 'CRAWL_BAD_OPTION', /--parts: 2 parts for the site model's 1 sites: at most 1/);
+    oneLineError(await crawlbench(['partition', '--graph', message, '--model', 'page', '--parts', '2,4,...,16']), 'CRAWL_BAD_OPTION', /--parts: 16 parts for the page model's 8 pages/);
+  });
+});
+
+describe('export-graph', () => {
+  it('refuses an existing output unless --force', async () => {
+    const out = join(dir, 'm.graph');
+    expect((await crawlbench(['export-graph', '--graph', message, '--model', 'page', '--format', 'metis', '--out', out])).code).toBe(0);
+    oneLineError(await crawlbench(['export-graph', '--graph', message, '--model', 'page', '--format', 'metis', '--out', out]), 'CRAWL_OUTPUT_EXISTS', /m\.graph exists \(--force writes over it\)/);
+    const forced = await crawlbench(['export-graph', '--graph', message, '--model', 'page', '--format', 'metis', '--out', out, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/vertex weights\s+size in KB \(1024 bytes, rounded up, at least 1\)/);
+  });
+
+  it('says clearly that a crawl with no links has nothing to partition', async () => {
+    const db = join(dir, 'empty.db');
+    CrawlStore.create(db, validateSettings({ seeds: ['http://a.test/', 'http://b.test/'] })).close();
+    oneLineError(await crawlbench(['export-graph', '--graph', db, '--model', 'page', '--format', 'metis', '--out', join(dir, 'e.graph')]), 'CRAWL_GRAPH_NO_LINKS', /empty\.db has no pages and no links: there is nothing to partition/);
+    oneLineError(await crawlbench(['partition-eval', '--graph', db, '--model', 'page', '--parts', '2', '--assign', 'hash']), 'CRAWL_GRAPH_NO_LINKS', /nothing to partition/);
+    expect(existsSync(join(dir, 'e.graph'))).toBe(false);
+    const lonely = writeDataset(join(dir, 'lonely'), { pages: [['http://a.test/'], ['http://b.test/']], links: [] });
+    oneLineError(await crawlbench(['partition', '--graph', lonely, '--model', 'page', '--parts', '2']), 'CRAWL_GRAPH_NO_LINKS', /lonely has 2 pages and no link between two of them: there is nothing to partition/);
+  });
+
+  it('reads a crawl database through the read side: every known page, fetched sizes, its sites', async () => {
+    const generated = generateWeb({ seed: 3, sites: 3, pages: 60, latency: false });
+    const { port } = await serve(generated);
+    const db = join(dir, 'crawl.db');
+    const summary = await crawl(db, testSettings(seedUrls(generated, port)));
+    const out = join(dir, 'crawl.graph');
+    const r = await crawlbench(['export-graph', '--graph', db, '--model', 'site', '--format', 'metis', '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout) as { pages: number; sites: number; sizesKnown: number; vertices: number };
+    expect(res).toMatchObject({ pages: summary.pagesKnown, sites: summary.sites, vertices: summary.sites });
+    expect(res.sizesKnown).toBe(summary.pagesFetched);
+    const fetched = await crawlbench(['partition-eval', '--graph', db, '--fetched-only', '--model', 'page', '--parts', '2', '--assign', 'hash', '--json']);
+    expect(JSON.parse(fetched.stdout)).toMatchObject({ pages: summary.pagesFetched });
+  });
+});
+
+describe('partition', () => {
+  beforeAll(async () => {
+    await exportGraphDir(generateWeb({ seed: 9, sites: 6, pages: 240, latency: false }), web);
+  });
+
+  it.skipIf(!existsSync(KAHYPAR) && !process.env.CI)('runs gpmetis and KaHyPar with seeds beside hashing, with progress per run, and prints the tables', async () => {
+    const csv = join(dir, 'p.csv');
+    const r = await crawlbenchEnv(['partition', '--graph', web, '--model', 'all', '--parts', '2,4', '--runs', '2', '--kahypar', KAHYPAR, '--csv', csv], process.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/^\[\d+\/20\] /gm)).toHaveLength(20); // 2 levels x 2 K of hashing + 4 models x 2 K x 2 runs
+    expect(r.stdout).toMatch(/Imbalance at the page level/);
+    expect(r.stdout).toMatch(/Imbalance at the site level/);
+    expect(r.stdout).toMatch(/Communication volume .*GP against hash\n\s+K\s+page GP \(best\)\s+page hash\s+site GP \(best\)\s+site hash/);
+    expect(r.stdout).toMatch(/Messages .*HP against hash\n\s+K\s+page HP \(best\)\s+page hash\s+site HP \(best\)\s+site hash/);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows).toHaveLength(1 + 2 * 2 + 4 * 2);
+    const json = await crawlbenchEnv(['partition', '--graph', web, '--model', 'page', '--model', 'page-hypergraph', '--parts', '4', '--runs', '2', '--json'], { ...process.env, CRAWLBENCH_KAHYPAR: KAHYPAR });
+    const report = JSON.parse(json.stdout) as { rows: Array<{ method: string; runs: number; mean: { volume: number; messages: number }; best: { volume: number; messages: number } }> };
+    const by = Object.fromEntries(report.rows.map((x) => [x.method, x]));
+    expect(by.GP!.runs).toBe(2);
+    expect(by.HP!.runs).toBe(2);
+    // Each partitioner beats hashing on its own objective.
+    expect(by.GP!.best.volume).toBeLessThan(by.hash!.mean.volume);
+    expect(by.HP!.best.messages).toBeLessThan(by.hash!.mean.messages);
+    expect(by.GP!.best.volume).toBeLessThanOrEqual(by.GP!.mean.volume);
+  }, 120_000);
+
+  it('without the tools: says how to get each, and still prints the table for hashing', async () => {
+    const env = { ...process.env, PATH: '/nonexistent', CRAWLBENCH_KAHYPAR: join(dir, 'no-kahypar') };
+    const r = await crawlbenchEnv(['partition', '--graph', web, '--model', 'all', '--parts', '2,4', '--runs', '2'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/gpmetis is not on PATH: .*apt-get install metis/);
+    expect(r.stderr).toMatch(/CRAWLBENCH_KAHYPAR=.* is not an executable program: build it with \.\.\/shared\/third-party\/build-kahypar\.sh PREFIX.*pip install kahypar/);
+    expect(r.stdout).toMatch(/storage GP\s+storage HP\s+storage hash/);
+    expect(r.stdout).toMatch(/\n\s+2\s+-\s+-\s+\d+\.\d{3}/);
+  });
+});
