@@ -96,7 +96,9 @@ describe.skipIf(noBrowser)('Crawl again and Compare in the browser', () => {
   const crawl = async (id: string) => (await call<CrawlInfo[]>('listCrawls', [])).find((c) => c.id === id);
 
   it('starts the demo web months later from "Crawl again", guided by the first crawl', async () => {
-    await call('createCrawl', [{ name: 'first', demoWeb: { latencyMs: 0 }, w: 0 }]);
+    // Quick by default; for the README's screenshot the demo's own latency and w, so that the
+    // throughput timelines have more than a couple of points.
+    await call('createCrawl', [process.env.UPDATE_SCREENSHOTS ? { name: 'first', demoWeb: true } : { name: 'first', demoWeb: { latencyMs: 0 }, w: 0 }]);
     await call('start', ['first']);
     await expect.poll(async () => (await crawl('first'))?.status, { timeout: 150_000, interval: 500 }).toBe('finished');
 
@@ -116,7 +118,7 @@ describe.skipIf(noBrowser)('Crawl again and Compare in the browser', () => {
     expect(again).toMatchObject({ policy: 'historical-pagerank-parent', demoWeb: true });
     const settings = await call<CrawlSettingsDto>('crawlSettings', ['first-again']);
     const first = await call<CrawlSettingsDto>('crawlSettings', ['first']);
-    expect(settings).toMatchObject({ historyCrawl: 'first', policy: 'historical-pagerank-parent', w: 0, demoWeb: { ...first.demoWeb, revision: 2 } });
+    expect(settings).toMatchObject({ historyCrawl: 'first', policy: 'historical-pagerank-parent', w: first.w, c: first.c, r: first.r, demoWeb: { ...first.demoWeb, revision: 2 } });
     expect(first.demoWeb?.revision).toBe(1);
     await expect.poll(async () => (await crawl('first-again'))?.status, { timeout: 150_000, interval: 500 }).toBe('finished');
   }, 360_000);
