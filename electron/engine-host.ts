@@ -14,7 +14,8 @@ interface ParentPort {
 
 const port = (process as unknown as { parentPort: ParentPort }).parentPort;
 const workspace = process.argv[2] ?? 'crawls';
-const api = new EngineApi(workspace);
+// Exports go where the window's save dialog said (main.ts sets the path; the page cannot).
+const api = new EngineApi(workspace, { exportAnywhere: true });
 const post = (msg: RpcMessage) => port.postMessage(msg);
 
 forwardEvents(api, post);

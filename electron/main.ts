@@ -3,13 +3,13 @@
  * engine in a utility process; the API relayed between them over IPC channels that share
  * the `crawlbench:` prefix. Nothing remote is ever loaded into the window.
  */
-import { app, BrowserWindow, ipcMain, session, utilityProcess, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, utilityProcess, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CrawlbenchApi } from '../core/api/contract.js';
 import { serveIpc, type IpcMainLike, type IpcSenderLike } from '../core/api/ipc.js';
 import { createApiClient, messageLink } from '../core/api/rpc-client.js';
-import { isRpcMessage } from '../core/api/rpc.js';
+import { isRpcMessage, type RpcMessage } from '../core/api/rpc.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER = join(here, '..', 'renderer', 'index.html');
@@ -39,10 +39,39 @@ function ipcFor(win: BrowserWindow): IpcMainLike {
     handle: (channel, listener) =>
       ipcMain.handle(channel, (e: IpcMainInvokeEvent, msg: unknown) => {
         if (e.sender.id !== win.webContents.id || !e.senderFrame?.url.startsWith('file://') || !isRpcMessage(msg)) return null;
+        if (msg.kind === 'call' && msg.name === 'startExport') return askWhereToExport(win, msg).then((m) => (m.kind === 'call' ? listener({ sender: senderOf(e.sender) }, m) : m));
         return listener({ sender: senderOf(e.sender) }, msg);
       }),
     removeHandler: (channel) => ipcMain.removeHandler(channel),
   };
+}
+
+const EXTENSIONS: Record<string, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' };
+
+/**
+ * An export's destination comes from a save dialog here, never from the page: whatever path
+ * the call carries is replaced by the one the user chose (a folder for WARC files, a file
+ * otherwise). Closing the dialog answers CRAWL_CANCELLED without calling the engine.
+ */
+async function askWhereToExport(win: BrowserWindow, msg: RpcMessage): Promise<RpcMessage> {
+  const [crawlId, raw] = Array.isArray(msg.data) ? msg.data : [];
+  const req = { ...(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {}) };
+  delete req.out;
+  delete req.force;
+  const format = String(req.format ?? '');
+  let out: string | undefined;
+  if (format === 'warc') {
+    const r = await dialog.showOpenDialog(win, { title: 'Export WARC files into…', properties: ['openDirectory', 'createDirectory'] });
+    out = r.canceled ? undefined : r.filePaths[0];
+  } else {
+    const ext = EXTENSIONS[format] ?? 'out';
+    const r = await dialog.showSaveDialog(win, { title: 'Export to…', defaultPath: `${String(crawlId)}-${String(req.what ?? 'pages')}.${ext}`, filters: [{ name: format, extensions: [ext] }] });
+    out = r.canceled ? undefined : r.filePath;
+    // The dialog asked before replacing a file.
+    req.force = true;
+  }
+  if (!out) return { kind: 'error', id: msg.id, error: { name: 'CrawlError', code: 'CRAWL_CANCELLED', message: 'no place was chosen for the export' } };
+  return { ...msg, data: [crawlId, { ...req, out }] };
 }
 
 function lockDown(): void {

@@ -2,13 +2,12 @@
  * PageRank and the evaluation, statically imported (so that every bundle, e.g. Electron's
  * engine host, includes them; a string import would be invisible to tsc, the layer test and
  * esbuild) and typed end to end: the engine's result types must fit the contract's DTOs, which
- * the compiler checks here. Export arrives with the export issue; until then the API says so.
+ * the compiler checks here.
  */
-import { CrawlError, ErrorCodes } from '../errors.js';
 import { evaluateCrawl, type EvaluateOptions } from '../ranking/evaluate.js';
 import { rankCrawl } from '../ranking/rank-crawl.js';
 import { openDatabase } from '../store/database.js';
-import type { AnalysisResult, EvaluationDto, PageRankResultDto } from './contract.js';
+import type { EvaluationDto, PageRankResultDto } from './contract.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
 export async function runPageRankOn(dbPath: string): Promise<PageRankResultDto> {
@@ -24,8 +23,4 @@ export async function runPageRankOn(dbPath: string): Promise<PageRankResultDto> 
 export async function runEvaluationOn(dbPath: string, opts: EvaluateOptions): Promise<EvaluationDto> {
   const result: EvaluationDto = evaluateCrawl(dbPath, opts);
   return result;
-}
-
-export async function startExportOf(_dbPath: string, _opts: Record<string, unknown>): Promise<AnalysisResult> {
-  throw new CrawlError(ErrorCodes.INTERNAL, 'export is not available yet in this build of crawlbench (it arrives with the export issue)');
 }

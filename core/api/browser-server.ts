@@ -15,12 +15,15 @@
  *   (?token= or the cookie; browsers always send Origin on a socket, so the cookie is safe there).
  * - Static files take the token from ?token= or the cookie (the first page load carries
  *   ?token= and gets it back as an HttpOnly SameSite=Strict cookie); GET and HEAD only (405).
+ * - Finished exports are downloaded from GET /exports/ID/FILE under the same rules as static
+ *   files (token from ?token= or the cookie), as attachments; a file still being written (a
+ *   `.partial` name) or a path leaving the exports folder is not found.
  * - An unparsable request target or a malformed percent-encoded path gets 400.
  * The CSP allows nothing but this origin, and no framing.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { basename, extname, join, normalize, sep } from 'node:path';
 import type { CrawlbenchApi } from './contract.js';
 import { dispatch } from './rpc-server.js';
 import { isRpcMessage } from './rpc.js';
@@ -31,6 +34,8 @@ export interface BrowserServerOptions {
   api: CrawlbenchApi;
   /** The vite build output (index.html + assets/). */
   staticDir: string;
+  /** The workspace's exports folder, whose finished files are downloadable under /exports/. */
+  exportsDir?: string;
   port?: number;
   token?: string;
 }
@@ -71,6 +76,7 @@ export function contentSecurityPolicy(port: number): string {
 interface Served {
   api: CrawlbenchApi;
   staticDir: string;
+  exportsDir: string | null;
   token: string;
   port: number;
 }
@@ -85,7 +91,7 @@ function originsOf(s: Served): string[] {
 }
 
 export async function startBrowserServer(opts: BrowserServerOptions): Promise<BrowserServer> {
-  const served: Served = { api: opts.api, staticDir: opts.staticDir, token: opts.token ?? newToken(), port: 0 };
+  const served: Served = { api: opts.api, staticDir: opts.staticDir, exportsDir: opts.exportsDir ?? null, token: opts.token ?? newToken(), port: 0 };
   const server = http.createServer((req, res) => {
     handle(served, req, res).catch((err: Error) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -140,7 +146,23 @@ async function handle(s: Served, req: IncomingMessage, res: ServerResponse): Pro
   } catch {
     return text(res, 400, 'malformed percent-encoding in the path\n');
   }
+  if (path.startsWith('/exports/')) return serveExport(res, s.exportsDir, path.slice('/exports/'.length));
   return serveStatic(res, s.staticDir, path);
+}
+
+/** A finished export's file, as an attachment; `rel` is already percent-decoded. */
+function serveExport(res: ServerResponse, dir: string | null, rel: string): void {
+  const file = dir ? join(dir, normalize(rel)) : '';
+  const name = basename(file);
+  if (!dir || !file.startsWith(dir + sep) || name.startsWith('.') || name.includes('.partial') || !existsSync(file) || !statSync(file).isFile()) {
+    return text(res, 404, 'no such export file\n');
+  }
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream',
+    'content-length': statSync(file).size,
+    'content-disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+  });
+  createReadStream(file).pipe(res);
 }
 
 async function apiCall(s: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -8,6 +8,10 @@
 import type { CompareReport } from '../compare/report.js';
 
 export type { CompareReport } from '../compare/report.js';
+import type { GraphFormat, GraphModel, PartitionReport } from '../graph/report.js';
+
+export { FORMATS as GRAPH_FORMATS, MODELS as GRAPH_MODELS } from '../graph/report.js';
+export type { GraphFormat, GraphModel, Method as PartitionMethod, PartitionMetrics, PartitionReport, PartitionRow } from '../graph/report.js';
 
 /**
  * 'paused': resumable; 'stopped': ended for good by the user (analyses run on it, no resume);
@@ -269,8 +273,66 @@ export interface EvaluationDto {
   curve: Array<{ fractionPages: number; cumulativePageRank: number; seconds: number; random: number; upperBound: number }>;
 }
 
-/** Results of export runs (arrives with the export issue): passed through as JSON. */
-export type AnalysisResult = Record<string, unknown>;
+export const EXPORT_FORMATS = ['warc', 'jsonl', 'csv', 'parquet'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_TABLES = ['pages', 'sites', 'links'] as const;
+export type ExportTable = (typeof EXPORT_TABLES)[number];
+
+/** An export of a crawl, as `crawlbench export` takes it (filters repeatable, as lists). */
+export interface ExportRequest {
+  format: ExportFormat;
+  /** The table for jsonl, csv and parquet (default pages); a WARC holds the fetches. */
+  what?: ExportTable;
+  /** Site keys (hosts). */
+  sites?: string[];
+  /** HTTP statuses or classes: '200', '4xx'. */
+  statuses?: string[];
+  /** Content-type prefixes: 'text/html'. */
+  contentTypes?: string[];
+  /** Fetch sequence ranges: '1..1000', '500..'. */
+  seq?: string[];
+  /** WARC: start a new file past this many bytes (default 1 GB). */
+  maxFileSize?: number;
+  /** WARC: also write a CDXJ index. */
+  cdx?: boolean;
+  /**
+   * Where to write: only in Electron, where the main process sets it from a save dialog (the
+   * page cannot name a path). Elsewhere the engine writes under its workspace's exports folder.
+   */
+  out?: string;
+  /** With `out` only: replace what is there (the save dialog asked the user already). */
+  force?: boolean;
+}
+
+export interface ExportFileDto {
+  name: string;
+  bytes: number;
+  /** Where it is on the engine's machine. */
+  path: string;
+  /** Browser mode: the file's download address on the workbench's own server; null when it has none. */
+  href: string | null;
+}
+
+/** An export under way or done: its progress (also sent as exportProgress events) and result. */
+export interface ExportJobDto {
+  exportId: string;
+  crawlId: string;
+  format: ExportFormat;
+  what: ExportTable;
+  state: 'running' | 'finished' | 'failed' | 'cancelled';
+  /** Rows read (for WARC: the crawl's fetches), of total. */
+  done: number;
+  total: number;
+  unit: ExportTable;
+  bytesWritten: number;
+  /** Seconds left at the pace so far; null until it can be told. */
+  etaSeconds: number | null;
+  startedAt: string;
+  endedAt: string | null;
+  files: ExportFileDto[];
+  warnings: string[];
+  error: WireError | null;
+}
 
 /** How an error crosses any transport. `code` is a stable CrawlError code (e.g. CRAWL_BAD_SEED). */
 export interface WireError {
@@ -330,6 +392,43 @@ export interface CompareProgressEvent {
   fraction: number;
 }
 
+/** A partitioning of a crawl of the workspace among K processors (`crawlbench partition`). */
+export interface PartitionRequest {
+  /** Chosen by the caller, to follow its progress events and to cancel it. */
+  jobId?: string;
+  models: GraphModel[];
+  /** The values of K (each 2 .. the vertices of every model). */
+  parts: number[];
+  /** Seeds per partitioner and K (default 4). */
+  runs?: number;
+}
+
+/** One finished step of a partitioning: a hash baseline or one partitioner run. */
+export interface PartitionProgressEvent {
+  jobId: string;
+  crawlId: string;
+  done: number;
+  total: number;
+  step: string;
+}
+
+/** A model of a crawl's graph written in one format (`crawlbench export-graph`). */
+export interface GraphExportRequest {
+  model: GraphModel;
+  format: GraphFormat;
+}
+
+export interface GraphExportDto {
+  model: GraphModel;
+  format: GraphFormat;
+  vertices: number;
+  edges: number;
+  /** Bytes per unit of the vertex sizes written (1024: KB). */
+  sizeUnit: number;
+  /** The graph file, then its id map. */
+  files: Array<{ name: string; bytes: number; path: string; href: string | null }>;
+}
+
 export interface CrawlbenchApi {
   listPolicies(): Promise<PolicyDescription[]>;
   parseSeeds(text: string): Promise<ParsedSeeds>;
@@ -360,12 +459,33 @@ export interface CrawlbenchApi {
   parkedSites(crawlId: string, limit?: number): Promise<ParkedSiteDto[]>;
   runPageRank(crawlId: string): Promise<PageRankResultDto>;
   runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
-  startExport(crawlId: string, opts?: Record<string, unknown>): Promise<AnalysisResult>;
+  /**
+   * Starts an export of a crawl (a running one is exported as of this moment) and returns at
+   * once; progress comes as exportProgress events and from listExports. A bad request is
+   * refused here, with the field named.
+   */
+  startExport(crawlId: string, req: ExportRequest): Promise<{ exportId: string }>;
+  /** Stops an export under way; its partial files are removed. Returns its final state. */
+  cancelExport(exportId: string): Promise<ExportJobDto>;
+  /** Exports of a crawl (or of all crawls), newest first: those of this session and the finished ones kept in the workspace. */
+  listExports(crawlId?: string): Promise<ExportJobDto[]>;
+  onExportProgress?(cb: (e: ExportJobDto) => void): Unsubscribe;
   /** Compares crawl b with crawl a (computed in the engine; progress as compareProgress events). */
   compareCrawls(a: string, b: string, opts?: CompareRequest): Promise<CompareReport>;
   /** Cancels a comparison under way (it then fails with CRAWL_CANCELLED). */
   cancelCompare(jobId: string): Promise<void>;
   onCompareProgress?(cb: (e: CompareProgressEvent) => void): Unsubscribe;
+  /**
+   * Partitions a crawl's graph with gpmetis and KaHyPar beside hashing (computed in the engine,
+   * the partitioners as child processes; progress as partitionProgress events). A partitioner
+   * that is not installed leaves its rows out and says how to get it in the report's tools.
+   */
+  partitionCrawl(crawlId: string, req: PartitionRequest): Promise<PartitionReport>;
+  /** Cancels a partitioning under way (the running partitioner is killed; it fails with CRAWL_CANCELLED). */
+  cancelPartition(jobId: string): Promise<void>;
+  /** Writes one model of a crawl's graph, with its id map, under the workspace's exports folder. */
+  exportGraph(crawlId: string, req: GraphExportRequest): Promise<GraphExportDto>;
+  onPartitionProgress?(cb: (e: PartitionProgressEvent) => void): Unsubscribe;
   onStats(cb: (s: StatsEvent) => void): Unsubscribe;
   onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;
   onPageFetched?(cb: (e: PageFetchedEvent) => void): Unsubscribe;
@@ -392,11 +512,16 @@ export const API_METHODS = [
   'runPageRank',
   'runEvaluation',
   'startExport',
+  'cancelExport',
+  'listExports',
   'compareCrawls',
   'cancelCompare',
+  'partitionCrawl',
+  'cancelPartition',
+  'exportGraph',
 ] as const satisfies ReadonlyArray<keyof CrawlbenchApi>;
 export type ApiMethod = (typeof API_METHODS)[number];
 
 /** Event names on the wire, and the subscription method each one feeds. */
-export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress' } as const;
+export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress', exportProgress: 'onExportProgress', partitionProgress: 'onPartitionProgress' } as const;
 export type ApiEvent = keyof typeof API_EVENTS;

@@ -11,9 +11,11 @@ import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
 import { compareCrawls } from '../compare/compare.js';
 import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
-import { runEvaluationOn, runPageRankOn, startExportOf } from './analyses.js';
+import { runEvaluationOn, runPageRankOn } from './analyses.js';
+import { ExportJobs } from './export-jobs.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
+import { GraphJobs } from './graph-jobs.js';
 import { crawlSettingsDto, fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, readDemoSidecar, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
@@ -35,6 +37,10 @@ export interface EngineApiOptions {
   demoLog?: string;
   /** The demo webs' stable port (default DEMO_PORT); 0: a free port each (URLs then differ between crawls). */
   demoPort?: number;
+  /** Electron: accept an export's `out`, a path its main process took from a save dialog. */
+  exportAnywhere?: boolean;
+  /** Pause every export this long after each chunk of rows (tests hold an export mid-way with it). */
+  exportThrottleMs?: number;
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -46,12 +52,23 @@ export class EngineApi implements C.CrawlbenchApi {
   private readonly compares = new Map<string, AbortController>();
   private readonly events = new EventEmitter();
   private readonly demos: DemoWebs;
+  private readonly graphs: GraphJobs;
+  private readonly exports: ExportJobs;
 
   constructor(dir: string, opts: EngineApiOptions = {}) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.events.setMaxListeners(100);
+    // Graph files go beside the exports, where browser mode offers them for download.
+    this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e));
+    this.exports = new ExportJobs(join(this.dir, 'exports'), { allowOut: opts.exportAnywhere, throttleMs: opts.exportThrottleMs });
+    this.exports.events.on('exportProgress', (e) => this.events.emit('exportProgress', e));
+  }
+
+  /** Where browser-mode exports are written, one folder per export (served for download under /exports/). */
+  get exportsDir(): string {
+    return this.exports.dir;
   }
 
   private path(id: string): string {
@@ -323,8 +340,40 @@ export class EngineApi implements C.CrawlbenchApi {
     return runEvaluationOn(this.existing(id), { oracle, threshold: num(o.threshold, 'threshold'), points: num(o.points, 'points') });
   }
 
-  async startExport(id: string, opts: Record<string, unknown> = {}): Promise<C.AnalysisResult> {
-    return startExportOf(this.existing(id), opts ?? {});
+  async startExport(id: string, req: C.ExportRequest): Promise<{ exportId: string }> {
+    return this.exports.start(id, this.existing(id), req);
+  }
+
+  cancelExport(exportId: string): Promise<C.ExportJobDto> {
+    return this.exports.cancel(exportId);
+  }
+
+  async listExports(crawlId?: string): Promise<C.ExportJobDto[]> {
+    if (crawlId !== undefined && crawlId !== null) this.path(crawlId);
+    return this.exports.list(crawlId ?? undefined);
+  }
+
+  onExportProgress(cb: (e: C.ExportJobDto) => void): C.Unsubscribe {
+    this.events.on('exportProgress', cb);
+    return () => void this.events.off('exportProgress', cb);
+  }
+
+  /** A crawl's graph partitioned with gpmetis and KaHyPar beside hashing (a running crawl as of now). */
+  async partitionCrawl(id: string, req: C.PartitionRequest): Promise<C.PartitionReport> {
+    return this.graphs.partition(id, this.existing(id), req);
+  }
+
+  cancelPartition(jobId: string): Promise<void> {
+    return this.graphs.cancel(jobId);
+  }
+
+  async exportGraph(id: string, req: C.GraphExportRequest): Promise<C.GraphExportDto> {
+    return this.graphs.exportGraph(id, this.existing(id), req);
+  }
+
+  onPartitionProgress(cb: (e: C.PartitionProgressEvent) => void): C.Unsubscribe {
+    this.events.on('partitionProgress', cb);
+    return () => void this.events.off('partitionProgress', cb);
   }
 
   onStats(cb: (s: C.StatsEvent) => void): C.Unsubscribe {
@@ -371,8 +420,10 @@ export class EngineApi implements C.CrawlbenchApi {
     return () => void this.events.off('compareProgress', cb);
   }
 
-  /** Pauses every running crawl (committing its batch) and stops the demo webs. */
+  /** Cancels running exports, pauses every running crawl (committing its batch) and stops the demo webs. */
   async close(): Promise<void> {
+    this.graphs.close();
+    await this.exports.close();
     await Promise.all([...this.live.keys()].map((id) => this.pause(id).catch(() => undefined)));
     await this.demos.stopAll();
   }

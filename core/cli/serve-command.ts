@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { badOption } from '../errors.js';
-import { intFlag } from './args.js';
+import { durationFlag, intFlag } from './args.js';
 import { defineCommand } from './command.js';
 
 const USAGE = `crawlbench serve [--dir WORKSPACE] [--port N]
@@ -12,13 +12,16 @@ token; open the URL it prints. Crawls are kept in WORKSPACE (default ./crawls).
   --port N               port (default 0: any free port)
   --demo-port N          the demo webs' port (default 38471): one stable port, so that demo
                          crawls made at different times have the same URLs (history, comparison)
-  --demo-log FILE        append every request the demo webs serve to FILE (NDJSON)`;
+  --demo-log FILE        append every request the demo webs serve to FILE (NDJSON)
+  --export-throttle D    pause every export for D after each chunk of rows (to watch or test
+                         its progress and Cancel; default 0)`;
 
 const OPTIONS = {
   dir: { type: 'string' },
   port: { type: 'string' },
   'demo-log': { type: 'string' },
   'demo-port': { type: 'string' },
+  'export-throttle': { type: 'string' },
 } as const;
 
 /** The renderer's build output, beside dist/core/ when compiled (dist/renderer). */
@@ -39,7 +42,7 @@ export const serveCommand = defineCommand({
   const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort });
     const staticDir = rendererDir();
     if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
-    const server = await startBrowserServer({ api, staticDir, port: intFlag(flags, 'port', 0) ?? 0 });
+    const server = await startBrowserServer({ api, staticDir, exportsDir: api.exportsDir, port: intFlag(flags, 'port', 0) ?? 0 });
     process.stdout.write(`crawlbench workbench: ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

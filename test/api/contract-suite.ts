@@ -4,7 +4,8 @@
  * answer without a crawl is in shape-suite.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlbenchApi, CrawlStateEvent, StatsEvent } from '../../core/api/contract.js';
+import { readFileSync } from 'node:fs';
+import type { CrawlbenchApi, CrawlStateEvent, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { handWeb } from '../../core/testweb/hand-web.js';
 
@@ -121,12 +122,32 @@ export function contractSuite(transport: string, makeHarness: () => Promise<Harn
       expect(ev.curve[ev.curve.length - 1]!.cumulativePageRank).toBeCloseTo(1, 6);
     });
 
-    it('says plainly that export is not there yet', async () => {
-      const err = await h.api.startExport('one').then(
-        () => null,
-        (e: { code: string; message: string }) => e,
-      );
-      expect(err).toMatchObject({ code: 'CRAWL_INTERNAL', message: expect.stringMatching(/not available yet/) });
+    it('exports a crawl with progress events to a finished file, and refuses a WARC of a crawl without content', async () => {
+      // Subscribed before starting: a small export may end before startExport's answer arrives.
+      const events: ExportJobDto[] = [];
+      const waiting = new Map<string, (e: ExportJobDto) => void>();
+      const off = h.api.onExportProgress!((e) => {
+        events.push(e);
+        if (e.state !== 'running') waiting.get(e.exportId)?.(e);
+      });
+      const ended = (id: string) =>
+        new Promise<ExportJobDto>((resolve) => {
+          const seen = events.find((e) => e.exportId === id && e.state !== 'running');
+          if (seen) resolve(seen);
+          else waiting.set(id, resolve);
+        });
+      const { exportId } = await h.api.startExport('one', { format: 'jsonl', what: 'pages' });
+      const done = await ended(exportId);
+      expect(done).toMatchObject({ crawlId: 'one', format: 'jsonl', what: 'pages', state: 'finished', total: expect.any(Number), error: null });
+      expect(done.done).toBe(done.total);
+      expect(done.files).toEqual([{ name: 'one-pages.jsonl', bytes: expect.any(Number), path: expect.stringMatching(/one-pages\.jsonl$/), href: expect.stringMatching(/^\/exports\/.+\/one-pages\.jsonl$/) }]);
+      expect(readFileSync(done.files[0]!.path, 'utf8').trim().split('\n')).toHaveLength(12);
+      expect(events.filter((e) => e.exportId === exportId).at(-1)?.state).toBe('finished');
+      expect((await h.api.listExports('one')).map((e) => e.exportId)).toContain(exportId);
+      const warc = await h.api.startExport('one', { format: 'warc' });
+      const refused = await ended(warc.exportId);
+      expect(refused).toMatchObject({ state: 'failed', files: [], error: { code: 'CRAWL_EXPORT_NO_CONTENT', message: expect.stringMatching(/--store-content/) } });
+      off();
     });
   });
 }

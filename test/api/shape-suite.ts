@@ -112,8 +112,36 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       for (const id of ['again', 'again-demo', 'again-h']) await h.api.deleteCrawl(id);
     });
 
+    it('refuses a bad export request naming the field, and lists exports', async () => {
+      await h.api.createCrawl({ name: 'exp', seedText: 'http://127.0.0.1:9/', w: 0, r: 2 });
+      expect(await codeOf(h.api.startExport('no-such-crawl', { format: 'csv' }))).toBe('CRAWL_DB_MISSING');
+      const format = await h.api.startExport('exp', { format: 'zip' as 'csv' }).catch((e: unknown) => e);
+      expect(format).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'format', message: expect.stringMatching(/warc, jsonl, csv, parquet/) });
+      const what = await h.api.startExport('exp', { format: 'csv', what: 'nodes' as 'pages' }).catch((e: unknown) => e);
+      expect(what).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'what' });
+      const out = await h.api.startExport('exp', { format: 'csv', out: '/etc/passwd' }).catch((e: unknown) => e);
+      expect(out).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'out' });
+      expect(await codeOf(h.api.cancelExport('no-such-export'))).toBe('CRAWL_BAD_OPTION');
+      expect(await h.api.listExports('exp')).toEqual([]);
+      await h.api.deleteCrawl('exp');
+    });
+
+    it('refuses a partitioning or a graph export it cannot do, naming the field', async () => {
+      expect(await codeOf(h.api.partitionCrawl('no-such-crawl', { models: ['page'], parts: [2] }))).toBe('CRAWL_DB_MISSING');
+      await h.api.createCrawl({ name: 'shape-graph', seedText: 'http://127.0.0.1:9/', w: 0 });
+      const refusal = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string; field?: string }) => ({ code: e.code, field: e.field }));
+      expect(await refusal(h.api.partitionCrawl('shape-graph', { models: [], parts: [2] }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'models' });
+      expect(await refusal(h.api.partitionCrawl('shape-graph', { models: ['pages' as 'page'], parts: [2] }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'models' });
+      expect(await refusal(h.api.partitionCrawl('shape-graph', { models: ['page'], parts: [1] }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'parts' });
+      expect(await refusal(h.api.partitionCrawl('shape-graph', { models: ['page'], parts: [2], runs: 0 }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'runs' });
+      expect(await codeOf(h.api.partitionCrawl('shape-graph', { models: ['page'], parts: [2] }))).toBe('CRAWL_GRAPH_NO_LINKS');
+      expect(await refusal(h.api.exportGraph('shape-graph', { model: 'page', format: 'gml' as 'graphml' }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'format' });
+      expect(await h.api.cancelPartition('no-such-job')).toBeFalsy();
+      await h.api.deleteCrawl('shape-graph');
+    });
+
     it('subscribes to events with a function that unsubscribes', () => {
-      const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {})];
+      const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {}), h.api.onExportProgress!(() => {})];
       for (const off of offs) {
         expect(typeof off).toBe('function');
         off();

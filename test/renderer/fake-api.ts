@@ -3,11 +3,16 @@
  * passes the same shape suite as the engine (test/renderer/fake-api.test.ts), and checks
  * requests and seeds with the engine's own parsers, so the UI's tests cannot drift from it.
  */
-import type { CrawlbenchApi, CrawlInfo, CrawlSettingsDto, CrawlStateEvent, CreateCrawlRequest, StatsEvent } from '../../core/api/contract.js';
+import type { CrawlbenchApi, CrawlInfo, CrawlSettingsDto, CrawlStateEvent, CreateCrawlRequest, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
 import { parseCreateRequest } from '../../core/api/create-request.js';
+import { oneOf, parsePartitionRequest } from '../../core/api/graph-jobs.js';
+import type { PartitionProgressEvent, PartitionReport, PartitionRow } from '../../core/api/contract.js';
+import { FORMATS, MODELS } from '../../core/graph/report.js';
 import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
 import { parseSeeds, seedSettings } from '../../core/api/seeds.js';
 import { validateSettings } from '../../core/config/settings.js';
+import { badField } from '../../core/errors.js';
+import { parseExportOptions } from '../../core/export/options.js';
 
 export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo {
   return { id, status: 'created', policy: 'breadth-first', pagesFetched: 0, pagesKnown: 1, queued: 1, sites: 1, sizeBytes: 4096, createdAt: '2026-01-01', demoWeb: false, endReason: null, historyMatched: null, ...extra };
@@ -37,8 +42,11 @@ export function settingsOf(id: string, req: CreateCrawlRequest): CrawlSettingsDt
 
 export function fakeApi() {
   const crawls = new Map<string, CrawlInfo>();
+  const exports = new Map<string, ExportJobDto>();
+  const exportCbs = new Set<(e: ExportJobDto) => void>();
   const settings = new Map<string, CrawlSettingsDto>();
   const calls: string[] = [];
+  const partitionCbs = new Set<(e: PartitionProgressEvent) => void>();
   const statsCbs = new Set<(s: StatsEvent) => void>();
   const stateCbs = new Set<(s: CrawlStateEvent) => void>();
   const fail = (code: string, message: string, field?: string) => Promise.reject(Object.assign(new Error(message), { name: 'CrawlError', code, ...(field ? { field } : {}) }));
@@ -87,14 +95,79 @@ export function fakeApi() {
     parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
     runPageRank: () => fail('CRAWL_INTERNAL', 'not yet'),
     runEvaluation: () => fail('CRAWL_INTERNAL', 'not yet'),
-    startExport: () => fail('CRAWL_INTERNAL', 'not yet'),
+    startExport: async (id, req) =>
+      known(id, () => {
+        // The engine's own checks of a request (the out path is the engine's to choose).
+        if (req?.out !== undefined) throw badField('out', 'the workbench writes exports into its workspace; a path cannot be chosen here');
+        parseExportOptions({ ...req, out: '/fake/out', filters: { sites: req?.sites, statuses: req?.statuses, contentTypes: req?.contentTypes, seq: req?.seq } });
+        const exportId = `${id}-export-${exports.size + 1}`;
+        const dto: ExportJobDto = {
+          exportId, crawlId: id, format: req.format, what: req.what ?? 'pages', state: 'running', done: 0, total: 100, unit: req.format === 'warc' ? 'pages' : req.what ?? 'pages',
+          bytesWritten: 0, etaSeconds: null, startedAt: new Date(Date.now() + exports.size).toISOString(), endedAt: null, files: [], warnings: [], error: null,
+        };
+        exports.set(exportId, dto);
+        calls.push(`startExport ${id} ${req.format}`);
+        return { exportId };
+      }),
+    cancelExport: async (exportId) => {
+      const dto = exports.get(exportId);
+      if (!dto) return fail('CRAWL_BAD_OPTION', `no export "${exportId}" under way`, 'exportId');
+      calls.push(`cancelExport ${exportId}`);
+      if (dto.state === 'running') emitExport({ ...dto, state: 'cancelled', endedAt: new Date().toISOString(), error: { name: 'CrawlError', code: 'CRAWL_CANCELLED', message: 'the export was cancelled' } });
+      return exports.get(exportId)!;
+    },
+    listExports: async (crawlId) => [...exports.values()].filter((e) => crawlId === undefined || e.crawlId === crawlId).reverse(),
+    onExportProgress: (cb) => (exportCbs.add(cb), () => void exportCbs.delete(cb)),
     compareCrawls: async (a, b) => {
       const missing = [a, b].find((id) => !crawls.has(id));
       return missing ? fail('CRAWL_DB_MISSING', `no crawl named "${missing}"`) : fail('CRAWL_INTERNAL', 'the fake API compares nothing');
     },
     cancelCompare: async () => {},
+    partitionCrawl: (id, raw) =>
+      known(id, (c) => {
+        const req = parsePartitionRequest(raw);
+        // A crawl never run has no pages, so no links: the engine's refusal.
+        if (c.status === 'created') throw Object.assign(new Error(`${id}.db has no pages and no links: there is nothing to partition`), { name: 'CrawlError', code: 'CRAWL_GRAPH_NO_LINKS' });
+        calls.push(`partitionCrawl ${id} ${req.models.join(',')} ${req.parts.join(',')}`);
+        const report = fakePartitionReport(id, req);
+        report.rows.forEach((_r, i) => partitionCbs.forEach((cb) => cb({ jobId: req.jobId ?? 'p1', crawlId: id, done: i + 1, total: report.rows.length, step: `step ${i + 1}` })));
+        return report;
+      }),
+    cancelPartition: async (jobId) => void calls.push(`cancelPartition ${jobId}`),
+    exportGraph: (id, req) =>
+      known(id, () => {
+        const model = oneOf(req?.model, MODELS, 'model');
+        const format = oneOf(req?.format, FORMATS, 'format');
+        calls.push(`exportGraph ${id} ${model} ${format}`);
+        const file = (name: string) => ({ name, bytes: 10, path: `/fake/exports/graph-${id}/${name}`, href: `/exports/graph-${id}/${name}` });
+        return { model, format, vertices: 4, edges: 3, sizeUnit: 1024, files: [file(`${model}.${format}`), file(`${model}.${format}.ids.tsv`)] };
+      }),
+    onPartitionProgress: (cb) => (partitionCbs.add(cb), () => void partitionCbs.delete(cb)),
     onStats: (cb) => (statsCbs.add(cb), () => void statsCbs.delete(cb)),
     onCrawlState: (cb) => (stateCbs.add(cb), () => void stateCbs.delete(cb)),
   };
-  return { api, calls, crawls, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
+  /** An export's progress as the engine would send it (kept as its state, then sent to subscribers). */
+  function emitExport(e: ExportJobDto): void {
+    exports.set(e.exportId, e);
+    exportCbs.forEach((cb) => cb(e));
+  }
+  return { api, calls, crawls, exports, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
+}
+
+/** A partition report of the right shape: volume falls with a partitioner, grows with K. */
+function fakePartitionReport(id: string, req: ReturnType<typeof parsePartitionRequest>): PartitionReport {
+  const rows: PartitionRow[] = [];
+  for (const k of req.parts) {
+    for (const level of ['page', 'site'] as const) {
+      const methods = [['hash', level], ...req.models.filter((m) => m.startsWith(level)).map((m) => [m.endsWith('hypergraph') ? 'HP' : 'GP', m])] as const;
+      for (const [method, model] of methods) {
+        if (!req.models.some((m) => m.startsWith(level))) continue;
+        const f = method === 'hash' ? 100 : 1;
+        const m = { parts: k, storageImbalance: 4, requestImbalance: 3, volume: 1000 * f * k, messages: 10 * f * k, linksInside: 1 / f, sitesSplit: 0 };
+        rows.push({ level, model, method, parts: k, runs: method === 'hash' ? 1 : req.runs, mean: m, best: m, seconds: 0.01 });
+      }
+    }
+  }
+  const tools = [{ name: 'gpmetis' as const, path: '/usr/bin/gpmetis' }, { name: 'KaHyPar' as const, path: '/opt/KaHyPar' }];
+  return { source: `${id}.db`, pages: 100, links: 400, sites: 4, sizesKnown: 100, defaultSize: 10127, models: req.models, parts: req.parts, runs: req.runs, hash: 'FNV-1a', tools, rows, seconds: 0.1 };
 }
