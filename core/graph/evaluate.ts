@@ -13,21 +13,9 @@
  */
 import type { LinkGraph } from './link-graph.js';
 import { isSiteModel, type GraphModel } from './models.js';
+import type { PartitionMetrics } from './report.js';
 
-export interface PartitionMetrics {
-  /** K. */
-  parts: number;
-  /** Percent. */
-  storageImbalance: number;
-  /** Percent. */
-  requestImbalance: number;
-  /** Bytes. */
-  volume: number;
-  messages: number;
-  /** Share of the links (0..1) whose two pages are in one part. */
-  linksInside: number;
-  sitesSplit: number;
-}
+export type { PartitionMetrics } from './report.js';
 
 /** Each page's part: the vertex's own (page models) or its site's (site models). */
 export function pageParts(g: LinkGraph, m: GraphModel, parts: Uint32Array): Uint32Array {

@@ -10,10 +10,10 @@
 import { costUnit, inUnits, sizeUnit, unitName } from './weight-units.js';
 import type { LinkGraph } from './link-graph.js';
 import { directedModel, forEachNet, isHypergraph, isSiteModel, undirectedModel, vertexCount, vertexNoun, vertexWeights, type GraphModel } from './models.js';
+import type { GraphFormat } from './report.js';
 import type { TextSink } from './text-sink.js';
 
-export const FORMATS = ['metis', 'hmetis', 'patoh', 'edgelist', 'graphml'] as const;
-export type GraphFormat = (typeof FORMATS)[number];
+export { FORMATS, type GraphFormat } from './report.js';
 
 /** What a written file holds. */
 export interface FormatSummary {

@@ -16,8 +16,9 @@
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type { LinkGraph } from './link-graph.js';
 
-export const MODELS = ['page', 'site', 'page-hypergraph', 'site-hypergraph'] as const;
-export type GraphModel = (typeof MODELS)[number];
+import type { GraphModel } from './report.js';
+
+export { MODELS, type GraphModel } from './report.js';
 
 export const isSiteModel = (m: GraphModel): boolean => m === 'site' || m === 'site-hypergraph';
 export const isHypergraph = (m: GraphModel): boolean => m === 'page-hypergraph' || m === 'site-hypergraph';

@@ -11,63 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { checkParts, hashAssignment, parsePartVector } from './assignment.js';
-import { evaluateAssignment, type PartitionMetrics } from './evaluate.js';
+import { evaluateAssignment } from './evaluate.js';
 import { checkHasLinks } from './export-graph.js';
 import { writeHmetis, writeMetis } from './formats.js';
 import { linkCount, type LinkGraph } from './link-graph.js';
 import { isHypergraph, isSiteModel, vertexCount, type GraphModel } from './models.js';
+import type { Level, Method, PartitionMetrics, PartitionProgress, PartitionReport, PartitionRow } from './report.js';
 import { writeFiles } from './text-sink.js';
 import { findGpmetis, findKahypar, runGpmetis, runKahypar, type Tool } from './tools.js';
 
-export type Method = 'GP' | 'HP' | 'hash';
-export type Level = 'page' | 'site';
-
-export interface PartitionRow {
-  level: Level;
-  /** The model partitioned (the level's graph for hashing). */
-  model: GraphModel;
-  method: Method;
-  parts: number;
-  /** Runs that completed (hash: 1). */
-  runs: number;
-  /** Each metric averaged over the runs; null when no run completed. */
-  mean: PartitionMetrics | null;
-  /** The run with the lowest objective (GP: volume, HP: messages); null when no run completed. */
-  best: PartitionMetrics | null;
-  seconds: number;
-  /** Why the runs failed, when none completed. */
-  error?: string;
-}
-
-export interface PartitionProgress {
-  done: number;
-  total: number;
-  /** What just finished, in words: "page GP K=8 run 3/8: volume 1,234 B". */
-  step: string;
-}
-
-export interface ToolReport {
-  name: Tool['name'];
-  path: string | null;
-  missing?: string;
-}
-
-export interface PartitionReport {
-  source: string;
-  pages: number;
-  links: number;
-  sites: number;
-  /** Pages whose size the source records; the others count defaultSize bytes. */
-  sizesKnown: number;
-  defaultSize: number;
-  models: GraphModel[];
-  parts: number[];
-  runs: number;
-  hash: string;
-  tools: ToolReport[];
-  rows: PartitionRow[];
-  seconds: number;
-}
+export type { Level, Method, PartitionProgress, PartitionReport, PartitionRow } from './report.js';
 
 export interface PartitionOptions {
   models: GraphModel[];
@@ -123,6 +76,9 @@ export async function partition(g: LinkGraph, opts: PartitionOptions): Promise<P
       const metrics = evaluateAssignment(g, model, k, hashAssignment(g, model, k));
       rows.push({ level, model, method: 'hash', parts: k, runs: 1, mean: metrics, best: metrics, seconds: (performance.now() - t) / 1000 });
       progress(`${level} hash K=${k}: volume ${metrics.volume} B, ${metrics.messages} messages`);
+      // Lets a serving process answer (and send this progress) between steps.
+      await new Promise((resolve) => setImmediate(resolve));
+      checkCancel(opts.signal);
     }
   }
   const work = mkdtempSync(join(tmpdir(), 'crawlbench-partition-'));

@@ -123,7 +123,7 @@ export function fakeApi() {
       return missing ? fail('CRAWL_DB_MISSING', `no crawl named "${missing}"`) : fail('CRAWL_INTERNAL', 'the fake API compares nothing');
     },
     cancelCompare: async () => {},
-    partitionCrawl: (id, raw) =>
+    partitionCrawl: async (id, raw) =>
       known(id, (c) => {
         const req = parsePartitionRequest(raw);
         // A crawl never run has no pages, so no links: the engine's refusal.
@@ -134,7 +134,7 @@ export function fakeApi() {
         return report;
       }),
     cancelPartition: async (jobId) => void calls.push(`cancelPartition ${jobId}`),
-    exportGraph: (id, req) =>
+    exportGraph: async (id, req) =>
       known(id, () => {
         const model = oneOf(req?.model, MODELS, 'model');
         const format = oneOf(req?.format, FORMATS, 'format');
