@@ -69,6 +69,11 @@ describe('Crawl again', () => {
     expect(router.currentRoute.value.fullPath).toBe('/crawls/first-again/live');
   });
 
+  it('is offered on Live too', async () => {
+    const { w } = await open('/crawls/first/live');
+    expect(w.find('[data-testid="crawl-again"]').attributes('href')).toBe('/new?again=first');
+  });
+
   it('offers the demo web months later in a plain New crawl too', async () => {
     const { w } = await open('/new');
     await w.find('[data-testid="demo-revision-2"]').setValue(true);
