@@ -75,7 +75,7 @@ const NO_DATABASE = ['scheduler', 'policies'];
 const IMPORT_FREE = ['core/config/limits.ts'];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BROWSER_SAFE = ['core/config/limits.ts', 'core/compare/report.ts', 'core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
+const BROWSER_SAFE = ['core/config/limits.ts', 'core/compare/report.ts', 'core/graph/report.ts', 'core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
 
 /** Every module specifier a TypeScript source names, type-only ones included (memoized: planted tests reparse core). */
 const parsed = new Map<string, string[]>();
