@@ -121,10 +121,12 @@ function fingerprint(s: string): void {
 }
 
 /**
- * The same 64-bit fingerprint of a URL as one number: for readers that match two crawls' URLs
- * through sorted fingerprints instead of holding both crawls' URLs (core/compare).
+ * The same 64-bit fingerprint of a URL, written as its two 32-bit halves into hi[at] and lo[at]:
+ * for readers that match two crawls' URLs through sorted fingerprints instead of holding both
+ * crawls' URLs (core/compare).
  */
-export function urlFingerprint(url: string): bigint {
+export function urlFingerprintInto(url: string, hi: Uint32Array, lo: Uint32Array, at: number): void {
   fingerprint(url);
-  return (BigInt(fpHi) << 32n) | BigInt(fpLo);
+  hi[at] = fpHi;
+  lo[at] = fpLo;
 }
