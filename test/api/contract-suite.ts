@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { CrawlbenchApi, CrawlStateEvent, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
+import type { CrawlbenchApi, PartitionProgressEvent, CrawlStateEvent, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { handWeb } from '../../core/testweb/hand-web.js';
 
@@ -120,6 +120,27 @@ export function contractSuite(transport: string, makeHarness: () => Promise<Harn
       expect(ev.averageCumulativePageRank).toBeLessThanOrEqual(ev.upperBoundAverage + 1e-9);
       expect(ev.curve.length).toBeGreaterThan(1);
       expect(ev.curve[ev.curve.length - 1]!.cumulativePageRank).toBeCloseTo(1, 6);
+    });
+
+    it('partitions a finished crawl with progress events, and writes its graph files for download', async () => {
+      const progress: PartitionProgressEvent[] = [];
+      const off = h.api.onPartitionProgress!((e) => progress.push(e));
+      const report = await h.api.partitionCrawl('one', { jobId: 'pj', models: ['page', 'site'], parts: [2], runs: 1 });
+      // Events and replies travel apart over IPC: the last event may come after the answer.
+      await expect.poll(() => progress.some((e) => e.done === e.total)).toBe(true);
+      off();
+      expect(report).toMatchObject({ pages: 12, sites: 2, parts: [2], models: ['page', 'site'] });
+      expect(report.rows.filter((r) => r.method === 'hash').map((r) => r.level)).toEqual(['page', 'site']);
+      for (const r of report.rows) expect(r.mean === null || r.mean.parts === 2).toBe(true);
+      expect(progress.map((e) => e.done).sort()).toEqual([1, 2, 3, 4]); // two hashes, then a gpmetis run per graph model
+      expect(progress[0]).toMatchObject({ jobId: 'pj', crawlId: 'one', total: 4 });
+      const files = await h.api.exportGraph('one', { model: 'site', format: 'metis' });
+      expect(files).toMatchObject({ model: 'site', vertices: 2, sizeUnit: 1024 });
+      expect(files.files.map((f) => [f.name, f.href])).toEqual([
+        ['site.graph', '/exports/graph-one/site.graph'],
+        ['site.graph.ids.tsv', '/exports/graph-one/site.graph.ids.tsv'],
+      ]);
+      expect(files.files[0]!.bytes).toBeGreaterThan(0);
     });
 
     it('exports a crawl with progress events to a finished file, and refuses a WARC of a crawl without content', async () => {
