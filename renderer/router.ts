@@ -12,9 +12,10 @@ import CrawlsView from './views/CrawlsView.vue';
 import InspectorView from './views/InspectorView.vue';
 import LiveView from './views/LiveView.vue';
 import NewCrawlView from './views/NewCrawlView.vue';
+import PartitionView from './views/PartitionView.vue';
 
 /** The tab a route belongs to (the tab bar marks it as the current page). */
-export type Tab = 'new' | 'live' | 'crawls' | 'inspector';
+export type Tab = 'new' | 'live' | 'crawls' | 'inspector' | 'partition';
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -36,6 +37,9 @@ export const routes: RouteRecordRaw[] = [
   { path: '/compare/:a/:b', name: 'compare', component: CompareView, props: true, meta: { tab: 'crawls' } },
   { path: '/live', name: 'live-none', component: LiveView, meta: { tab: 'live' } },
   { path: '/pages', name: 'pages-none', component: InspectorView, meta: { tab: 'inspector' } },
+  // A crawl's graph partitioned among K processors (gpmetis, KaHyPar, hashing).
+  { path: '/crawls/:id/partition', name: 'partition', component: PartitionView, props: true, meta: { tab: 'partition' } },
+  { path: '/partition', name: 'partition-none', component: PartitionView, meta: { tab: 'partition' } },
   { path: '/:unknown(.*)*', redirect: '/new' },
 ];
 
