@@ -96,7 +96,7 @@ export const exportCommand = defineCommand({
       process.off('SIGTERM', onSignal);
       if (live && tty) process.stderr.write('\n');
     }
-    if (flags.json) process.stdout.write(JSON.stringify({ db, ...summary }) + '\n');
+    if (flags.json) process.stdout.write(JSON.stringify({ db, ...summary, peakRssBytes: process.resourceUsage().maxRSS * 1024 }) + '\n');
     else process.stdout.write(summaryText(summary) + '\n');
     return 0;
   },
