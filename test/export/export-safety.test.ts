@@ -107,6 +107,21 @@ describe('export safety', () => {
     expect(readFileSync(out, 'utf8')).not.toContain('late.test');
   });
 
+  it("says in its notes what a crawl stored before schema 5 lacks", async () => {
+    const old = join(dir, 'old.db');
+    await crawl(old, testSettings([`http://a.test:${web.port}/`], { maxAttempts: 1, storeContent: true }));
+    // As schema 4 stored it: headers rebuilt, no robots.txt answers kept.
+    const store = CrawlStore.open(old);
+    store.db.exec('UPDATE content SET raw = 0; DELETE FROM robots_content;');
+    store.close();
+    const summary = await runExport(old, parseExportOptions({ format: 'warc', out: join(dir, 'old-warc') }));
+    expect(summary.warnings).toEqual(expect.arrayContaining([
+      expect.stringMatching(/response\(s\) were stored by a crawlbench older than schema 5: their status line has no reason phrase/),
+      expect.stringMatching(/robots\.txt answers were not kept by this crawl/),
+      expect.stringMatching(/final 5xx and 429 answers .* were not kept before schema 5/),
+    ]));
+  });
+
   const canMount = process.getuid?.() === 0 && (() => {
     try {
       const probe = join(dir, 'probe');
