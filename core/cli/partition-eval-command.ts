@@ -48,7 +48,7 @@ export const partitionEvalCommand = defineCommand({
       checkParts(g, model, k);
       const vector = flags.assign === 'hash' ? hashAssignment(g, model, k) : readPartVector(flags.assign, vertexCount(g, model), k);
       const metrics = evaluateAssignment(g, model, k, vector);
-      const out = { source: g.source, model, assign: flags.assign, ...(flags.assign === 'hash' ? { hash: HASH_STATEMENT } : {}), pages: g.n, links: linkCount(g), sites: g.sites.length, ...metrics };
+      const out = { source: g.source, model, assign: flags.assign, peakRssBytes: process.resourceUsage().maxRSS * 1024, ...(flags.assign === 'hash' ? { hash: HASH_STATEMENT } : {}), pages: g.n, links: linkCount(g), sites: g.sites.length, ...metrics };
       if (flags.json) process.stdout.write(JSON.stringify(out) + '\n');
       else {
         const head = `${model} model of ${g.source} (${g.n} pages, ${linkCount(g)} links, ${g.sites.length} sites; ${vertexCount(g, model)} ${vertexNoun(model)}s assigned), K = ${k}`;
