@@ -57,7 +57,8 @@ export function partitionTables(r: PartitionReport): string {
   out.push(
     table('Links inside one part (%) and sites split across parts', r.parts, [
       ...levels.flatMap((level) => (['GP', 'HP', 'hash'] as const).flatMap((method) => col(level, method, `${level} ${method} inside`, metric(share, (x) => x.toFixed(2), false)))),
-      ...(['GP', 'HP', 'hash'] as const).flatMap((method) => col('page', method, `page ${method} sites split`, metric((m) => m.sitesSplit, int, false))),
+      // Sites split: only a page-level assignment can split a site.
+      ...(levels.includes('page') ? (['GP', 'HP', 'hash'] as const).flatMap((method) => col('page', method, `page ${method} sites split`, metric((m) => m.sitesSplit, int, false))) : []),
     ]),
   );
   const failed = r.rows.filter((x) => x.error);
