@@ -6,7 +6,7 @@
  * rows (pages, or WARC fetches) per second, MB/s written (and for WARC, MB/s of stored content
  * read), and the process's peak RSS against the 500 MB target.
  *
- *   npm run bench:export [-- --pages 1000000 --dir DIR --keep --only warc,jsonl,csv,parquet,links --json]
+ *   npm run bench:export [-- --pages 1000000 --dir DIR --keep --only warc,warc+cdx,jsonl,csv,parquet,links --json]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -51,6 +51,7 @@ interface Run {
 }
 const runs: Run[] = [
   { name: 'warc', args: ['--format', 'warc', '--out', join(dir, 'warc')] },
+  { name: 'warc+cdx', args: ['--format', 'warc', '--cdx', '--out', join(dir, 'warc-cdx')] },
   { name: 'jsonl', args: ['--format', 'jsonl', '--out', join(dir, 'pages.jsonl')] },
   { name: 'csv', args: ['--format', 'csv', '--out', join(dir, 'pages.csv')] },
   { name: 'parquet', args: ['--format', 'parquet', '--out', join(dir, 'pages.parquet')] },
@@ -66,7 +67,7 @@ const results = runs.map((r) => {
   const rows = s.rows ?? (s.responses ?? 0) + (s.revisits ?? 0);
   const out = {
     format: r.name, seconds: s.seconds, rows, rowsPerSecond: rows / s.seconds, writtenMB: written / 1e6, writtenMBps: written / 1e6 / s.seconds,
-    readMBps: r.name === 'warc' ? contentBytes / 1e6 / s.seconds : null, peakRssMiB: s.peakRssBytes / 2 ** 20, rssTargetMet: s.peakRssBytes <= RSS_TARGET,
+    readMBps: r.name.startsWith('warc') ? contentBytes / 1e6 / s.seconds : null, peakRssMiB: s.peakRssBytes / 2 ** 20, rssTargetMet: s.peakRssBytes <= RSS_TARGET,
     revisits: s.revisits, load: loadavg()[0],
   };
   say(`  ${out.rows} rows in ${out.seconds.toFixed(1)} s: ${out.rowsPerSecond.toFixed(0)}/s, ${out.writtenMBps.toFixed(1)} MB/s written` +

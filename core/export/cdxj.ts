@@ -21,8 +21,14 @@ export async function writeCdxj(ctx: ExportContext, files: WarcFiles, prefix: st
   const out = ctx.out.open(join(ctx.options.out, name));
   const indexer = new CDXIndexer({ format: 'cdxj' });
   const sources = files.files.map((f) => ({ filename: f.name, reader: createReadStream(ctx.out.tempPath(f.index)) }));
+  const total = ctx.reader.snapshot.fetchSeq;
+  let n = 0;
   async function* lines(): AsyncGenerator<string> {
-    for await (const entry of indexer.iterIndex(sources)) yield indexer.serialize(entry);
+    for await (const entry of indexer.iterIndex(sources)) {
+      yield indexer.serialize(entry);
+      // Indexing reads every file again: cancel and the event loop are served meanwhile.
+      if (++n % 256 === 0) await ctx.tick(total, total);
+    }
   }
   await sortLines(lines(), (line) => ctx.out.write(out, Buffer.from(line, 'utf8')));
   ctx.out.close(out);

@@ -59,7 +59,7 @@ const PARQUET_TYPES = {
   timestamp: { type: 'INT64', converted_type: 'TIMESTAMP_MILLIS' },
   boolean: { type: 'BOOLEAN' },
 } as const;
-const ROW_GROUP = 100_000;
+const ROW_GROUP = 20_000;
 const FLUSH_BYTES = 1 << 20;
 
 class ParquetTableWriter implements TableWriter {
