@@ -1,7 +1,7 @@
 import { formatBytes } from '../config/units.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { DEFAULT_MAX_FILE_SIZE, EXPORT_FORMATS, EXPORT_SUBJECTS, parseExportOptions } from '../export/options.js';
-import { runExport, type ExportSummary } from '../export/run-export.js';
+import type { ExportSummary } from '../export/run-export.js';
 import { durationFlag, listFlag, sizeFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { onePositional } from './rank-command.js';
@@ -80,6 +80,8 @@ export const exportCommand = defineCommand({
     process.once('SIGTERM', onSignal);
     let summary: ExportSummary;
     try {
+      // Loaded when run, not at start-up: the writers pull in warcio, Parquet and CSV libraries.
+      const { runExport } = await import('../export/run-export.js');
       summary = await runExport(db, options, {
         cancelled: () => cancelled,
         progressEveryMs: tty ? 200 : 5000,

@@ -1,24 +1,35 @@
-import { compareCommand } from './compare-command.js';
 import { CrawlError } from '../errors.js';
 import { PARAMS } from '../policies/params.js';
 import type { Command } from './command.js';
-import { crawlCommand } from './crawl-command.js';
-import { demoCommand } from './demo-command.js';
-import { evalCommand } from './eval-command.js';
-import { exportCommand } from './export-command.js';
-import { exportGraphCommand } from './export-graph-command.js';
-import { partitionCommand } from './partition-command.js';
-import { partitionEvalCommand } from './partition-eval-command.js';
-import { rankCommand } from './rank-command.js';
-import { serveCommand } from './serve-command.js';
-import { simulateCommand } from './simulate-command.js';
-import { testwebCommand } from './testweb-command.js';
 
-/** Every command, in the order `crawlbench --help` lists them: a new command is one entry here. */
-export const COMMANDS: readonly Command[] = [crawlCommand, demoCommand, testwebCommand, serveCommand, rankCommand, evalCommand, exportCommand, simulateCommand, compareCommand, exportGraphCommand, partitionEvalCommand, partitionCommand];
+/**
+ * Every command, in the order `crawlbench --help` lists them: a new command is one entry here.
+ * Each is loaded when it runs (or when the help lists them all), so a crawl does not load
+ * the export writers, the partitioners or the engine API with every other command's modules.
+ */
+const COMMAND_FILES: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
+  ['crawl', async () => (await import('./crawl-command.js')).crawlCommand],
+  ['demo', async () => (await import('./demo-command.js')).demoCommand],
+  ['testweb', async () => (await import('./testweb-command.js')).testwebCommand],
+  ['serve', async () => (await import('./serve-command.js')).serveCommand],
+  ['rank', async () => (await import('./rank-command.js')).rankCommand],
+  ['eval', async () => (await import('./eval-command.js')).evalCommand],
+  ['export', async () => (await import('./export-command.js')).exportCommand],
+  ['simulate', async () => (await import('./simulate-command.js')).simulateCommand],
+  ['compare', async () => (await import('./compare-command.js')).compareCommand],
+  ['export-graph', async () => (await import('./export-graph-command.js')).exportGraphCommand],
+  ['partition-eval', async () => (await import('./partition-eval-command.js')).partitionEvalCommand],
+  ['partition', async () => (await import('./partition-command.js')).partitionCommand],
+];
+
+/** The command table, every command loaded. */
+export async function loadCommands(): Promise<Command[]> {
+  return Promise.all(COMMAND_FILES.map(([, load]) => load()));
+}
 
 /** `crawlbench --help`: each command's name and summary, then each command's usage. */
-export function helpText(): string {
+export async function helpText(): Promise<string> {
+  const COMMANDS = await loadCommands();
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   return `crawlbench — a workbench for crawling a national web domain
 
@@ -38,15 +49,17 @@ ${COMMANDS.map((c) => c.usage).join('\n\n')}
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(helpText());
+    process.stdout.write(await helpText());
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const load = COMMAND_FILES.find(([n]) => n === name)?.[1];
+  if (!load) {
     process.stderr.write(`crawlbench: unknown command "${name}" (try crawlbench --help)\n`);
     return 2;
   }
   try {
+    const command = await load();
+    if (command.name !== name) throw new Error(`the command table names ${name} for the command ${command.name}`);
     return await command.invoke(rest);
   } catch (err) {
     if (err instanceof CrawlError) {

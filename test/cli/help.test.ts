@@ -6,7 +6,9 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineCommand } from '../../core/cli/command.js';
-import { COMMANDS } from '../../core/cli/main.js';
+import { loadCommands } from '../../core/cli/main.js';
+
+const COMMANDS = await loadCommands();
 import { crawlbench } from '../helpers/run.js';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
