@@ -169,6 +169,21 @@ export class CrawlReader {
     }
   }
 
+  /**
+   * open(), after bringing an older crawl file up to this schema first (a read-only opener
+   * cannot migrate): opens it for writing once, which takes the writer's lock, so a crawl
+   * running in an older crawlbench is refused (CRAWL_DB_LOCKED) rather than changed under it.
+   */
+  static openMigrated(path: string, opts: ReaderOptions = {}): CrawlReader {
+    try {
+      return CrawlReader.open(path, opts);
+    } catch (err) {
+      if (!(err instanceof CrawlError) || !/needs migrating/.test(err.message)) throw err;
+      openDatabase(path).release();
+      return CrawlReader.open(path, opts);
+    }
+  }
+
   /** A reader over a connection someone else opened (the writer's: rank, resume); close leaves it open. */
   static over(db: Db, opts: ReaderOptions = {}): CrawlReader {
     return new CrawlReader(db, null, opts);
