@@ -47,10 +47,17 @@ export const partitionCommand = defineCommand({
     const parts = parseParts(flags.parts);
     const runs = intFlag(flags, 'runs', 1) ?? 8;
     const g = loadGraphFlag(flags);
+    // Ctrl-C (or a kill) cancels: the partitioner under way is killed with us, not orphaned.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     let report: PartitionReport;
     try {
-      report = await partition(g, { models, parts, runs, kahypar: flags.kahypar, onProgress: (p) => process.stderr.write(`[${p.done}/${p.total}] ${p.step}\n`) });
+      report = await partition(g, { models, parts, runs, kahypar: flags.kahypar, signal: controller.signal, onProgress: (p) => process.stderr.write(`[${p.done}/${p.total}] ${p.step}\n`) });
     } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
       g.close();
     }
     for (const t of report.tools) if (t.missing) process.stderr.write(`crawlbench partition: ${t.missing}\n`);

@@ -69,7 +69,7 @@ export function findKahypar(explicit?: string): Tool {
 /** Runs a program; resolves when it exits 0, else rejects with its status and last output. */
 function run(tool: Tool, args: string[], signal?: AbortSignal): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    if (signal?.aborted) return reject(new CrawlError(ErrorCodes.CANCELLED, 'cancelled'));
+    if (signal?.aborted) return reject(new CrawlError(ErrorCodes.CANCELLED, 'partitioning cancelled'));
     const child = spawn(tool.path!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     const keep = (b: Buffer) => {
@@ -85,7 +85,7 @@ function run(tool: Tool, args: string[], signal?: AbortSignal): Promise<void> {
     });
     child.once('close', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) return reject(new CrawlError(ErrorCodes.CANCELLED, 'cancelled'));
+      if (signal?.aborted) return reject(new CrawlError(ErrorCodes.CANCELLED, 'partitioning cancelled'));
       if (code === 0) return resolvePromise();
       const last = tail.trim().split('\n').slice(-3).join(' | ');
       reject(new CrawlError(ErrorCodes.TOOL_FAILED, `${tool.name} ${args.join(' ')} ended with ${sig ?? `status ${code}`}: ${last}`));

@@ -3,7 +3,7 @@
  * crawl database as sources, the thesis's message example scored from a part file, and every
  * kind of bad input refused in one line with exit 2 and a stable code.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +147,20 @@ describe('partition', () => {
     expect(by.HP!.best.messages).toBeLessThan(by.hash!.mean.messages);
     expect(by.GP!.best.volume).toBeLessThanOrEqual(by.GP!.mean.volume);
   }, 120_000);
+
+  it.skipIf(!existsSync(KAHYPAR) && !process.env.CI)('a kill cancels: the partitioner under way goes with it', async () => {
+    const uci = new URL('../../../shared/datasets/uci-ics-2019', import.meta.url).pathname;
+    const child = spawn(process.execPath, [BIN, 'partition', '--graph', uci, '--model', 'page-hypergraph', '--parts', '48', '--runs', '1', '--kahypar', KAHYPAR], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const running = () => spawnSync('pgrep', ['-f', 'KaHyPar -h .*crawlbench-partition-.*/page-hypergraph.hgr -k 48 ']).status === 0;
+    await expect.poll(running, { timeout: 30_000 }).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/partitioning cancelled \[CRAWL_CANCELLED\]/);
+    await expect.poll(running, { timeout: 5000 }).toBe(false);
+  }, 60_000);
 
   it('without the tools: says how to get each, and still prints the table for hashing', async () => {
     const env = { ...process.env, PATH: '/nonexistent', CRAWLBENCH_KAHYPAR: join(dir, 'no-kahypar') };
