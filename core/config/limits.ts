@@ -59,6 +59,14 @@ export type LimitedSetting = keyof typeof SETTING_LIMITS;
  */
 export const SHORT_W_MS = 1000;
 
+/**
+ * 10000 -> "10,000", by hand: these messages are built when the settings schema loads, and
+ * toLocaleString would load ICU's locale data into every process (7 MiB of RSS).
+ */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 function amount(value: number, kind: LimitKind): string {
   if (kind === 'duration') {
     if (value >= DAY && value % DAY === 0) return `${value / DAY} day${value === DAY ? '' : 's'}`;
@@ -70,9 +78,9 @@ function amount(value: number, kind: LimitKind): string {
     for (const [unit, n] of [['TiB', 1024 ** 4], ['GiB', GiB], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
       if (value >= n && value % n === 0) return `${value / n} ${unit}`;
     }
-    return `${value.toLocaleString('en-US')} bytes`;
+    return `${grouped(value)} bytes`;
   }
-  return value.toLocaleString('en-US');
+  return grouped(value);
 }
 
 /** "must be a whole number from 1 to 10,000" and the like: the problem, without the field's name. */
