@@ -7,7 +7,12 @@
 import type { FetchResponse } from '../fetch/interfaces.js';
 import type { CrawlContext } from './context.js';
 
-/** The response head as received, or (a fetcher that does not capture, e.g. a test double) rebuilt from the parsed headers. */
+/**
+ * The response head as received, or (a fetcher that does not capture, e.g. a test double)
+ * rebuilt from the parsed headers. The one part not as received is the protocol version:
+ * undici does not report it, and as it speaks HTTP/1.1 the line says so even when a server
+ * answered HTTP/1.0.
+ */
 export function responseHead(res: FetchResponse): string {
   if (res.raw) {
     let lines = '';
