@@ -1,6 +1,6 @@
 /**
  * Cancel: a partitioning under way stops when asked, its running partitioner killed, and fails
- * with CRAWL_CANCELLED; another job id goes on. KaHyPar on the UCI page hypergraph at K = 62 (a K no other test uses, so that the process seen is this one's)
+ * with CRAWL_CANCELLED. KaHyPar on the UCI page hypergraph at K = 62 (a K no other test uses, so that the process seen is this one's)
  * takes tens of seconds a run, long enough to be caught mid-run.
  */
 import { execFileSync } from 'node:child_process';
