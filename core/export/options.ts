@@ -12,7 +12,7 @@ export type ExportSubject = (typeof EXPORT_SUBJECTS)[number];
 
 /** WARC files are split at this size unless asked otherwise (1 GB, the usual collection unit). */
 export const DEFAULT_MAX_FILE_SIZE = 1e9;
-const MIN_FILE_SIZE = 64 * 1024;
+const MIN_FILE_SIZE = 1024;
 
 export interface ExportFilters {
   /** Site keys (sites.host); a page, link (by its source) or site matches one of them. */

@@ -45,6 +45,25 @@ describe('WARC export', () => {
     expect(JSON.parse(gz.slice(gz.indexOf('{')))).toMatchObject({ status: '200', mime: 'text/html', filename: names[0] });
   });
 
+  it('splits at --max-file-size: serial names, each file opening with warcinfo and passing the check', async () => {
+    const small = join(dir, 'small');
+    const summary = await runExport(db, parseExportOptions({ format: 'warc', out: small, maxFileSize: 4096, prefix: 'part' }));
+    const names = summary.files.map((f) => f.path.slice(small.length + 1));
+    expect(names.length).toBeGreaterThan(1);
+    names.forEach((n, i) => expect(n).toMatch(new RegExp(`^part-\\d{14}-${String(i).padStart(5, '0')}\\.warc\\.gz$`)));
+    const split = summary.files.flatMap((f) => {
+      expect(warcio(['check', f.path]).status).toBe(0);
+      const recs = readRecords(f.path);
+      // Within the limit, unless one fetch alone is larger (it then has a file to itself).
+      if (recs.length > 3) expect(f.bytes).toBeLessThanOrEqual(4096);
+      expect(recs[0]!.type).toBe('warcinfo');
+      expect(recs[0]!.warc['WARC-Filename']).toBe(f.path.slice(small.length + 1));
+      return recs.slice(1);
+    });
+    // The same records as the single file, in the same order.
+    expect(split.map((r) => r.warc['WARC-Record-ID'])).toEqual(records.slice(1).map((r) => r.warc['WARC-Record-ID']));
+  });
+
   it('passes python warcio check: every record\'s block and payload digest verified', () => {
     for (const f of files.filter((x) => x.endsWith('.warc.gz'))) {
       const r = warcio(['check', '-v', f]);
