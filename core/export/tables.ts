@@ -8,7 +8,7 @@ import { ErrorCodes } from '../errors.js';
 import { ExportReader } from '../store/export-reader.js';
 import { TICK_ROWS, type ExportContext } from './context.js';
 import { contentTypeMatches, seqMatches, statusMatches, type ExportSubject } from './options.js';
-import { siteFilter } from './warc-export.js';
+import { siteFilter } from './site-filter.js';
 
 export type ColumnType = 'string' | 'int' | 'double' | 'timestamp' | 'boolean';
 export interface Column {

@@ -3,7 +3,6 @@
  * the robots.txt answers where they were asked: a response record (or, for a payload already
  * written, a revisit) and its request, from the content the crawl stored.
  */
-import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { formatBytes } from '../config/units.js';
 import { ContentReader, type StoredContent } from '../store/content-reader.js';
@@ -11,7 +10,8 @@ import { ExportReader, type RobotsCapture } from '../store/export-reader.js';
 import { writeCdxj } from './cdxj.js';
 import type { ExportContext } from './context.js';
 import { DigestTable } from './digest-table.js';
-import { contentTypeMatches, seqMatches, statusMatches, type ExportFilters } from './options.js';
+import { contentTypeMatches, seqMatches, statusMatches } from './options.js';
+import { siteFilter } from './site-filter.js';
 import { RecordIds, sha1, warcDigest } from './record-ids.js';
 import { SOFTWARE, parseHead, requestRecord, responseRecord, revisitRecord, type HttpHead } from './warc-records.js';
 import { WarcFiles, fileStamp } from './warc-files.js';
@@ -172,23 +172,6 @@ function isoDate(ms: number): string {
   return new Date(Math.floor(ms)).toISOString();
 }
 
-/** The ids of the sites the filter names, or null for no site filter. */
-export function siteFilter(ctx: ExportContext, f: ExportFilters): Set<number> | null {
-  if (!f.sites.length) return null;
-  const wanted = new Set(f.sites);
-  const ids = new Set<number>();
-  const found = new Set<string>();
-  for (const s of ctx.reader.sites(['host'])) {
-    if (wanted.has(s.host)) {
-      ids.add(s.id);
-      found.add(s.host);
-    }
-  }
-  const unknown = f.sites.filter((s) => !found.has(s));
-  if (unknown.length) ctx.warnings.push(`no site named ${unknown.join(', ')} in this crawl`);
-  return ids;
-}
-
 function olderCrawlWarnings(ctx: ExportContext, c: ReturnType<ExportReader['coverage']>): void {
   if (c.rebuilt > 0) {
     ctx.warnings.push(
@@ -219,5 +202,3 @@ function warcInfo(settings: Record<string, unknown>): Record<string, string> {
   if (typeof settings.contentBudget === 'number') info['content-budget'] = formatBytes(settings.contentBudget);
   return info;
 }
-
-export const warcPath = (dir: string, name: string): string => join(dir, name);
