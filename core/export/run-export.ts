@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import { CrawlReader } from '../store/crawl-reader.js';
 import type { ExportContext } from './context.js';
-import { cancelledError, type ExportOptions } from './options.js';
+import { cancelledError, unfiltered, type ExportOptions } from './options.js';
 import { OutputFiles } from './output-files.js';
 import { tableWriter } from './table-writers.js';
 import { COLUMNS, tableRows } from './tables.js';
@@ -91,7 +91,7 @@ export async function runExport(dbPath: string, options: Readonly<ExportOptions>
         await writer.write(chunk);
       }
       await writer.finish();
-      if (rows === 0) warnings.push(`no ${options.what} matched${options.filters ? ' the filters' : ''}: the file is valid and empty`);
+      if (rows === 0) warnings.push(unfiltered(options.filters) ? `the crawl has no ${options.what}: the file is valid and empty` : `no ${options.what} matched the filters: the file is valid and empty`);
     }
     if (hooks.cancelled?.()) throw cancelledError();
     const files = out.commit();
