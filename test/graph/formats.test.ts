@@ -117,3 +117,74 @@ function fnv1aBytes(b: Buffer): number {
   for (const x of b) h = Math.imul(h ^ x, 0x01000193);
   return h >>> 0;
 }
+
+describe('hMETIS and PaToH files of a generated web, read back by readers written here', () => {
+  /** An hMETIS file: header `nets vertices 10`, then nets (1-based pins), then one weight a vertex. */
+  function readHmetis(text: string) {
+    const lines = text.trimEnd().split('\n');
+    const [nets, vertices, fmt] = lines[0]!.split(' ').map(Number);
+    expect(fmt).toBe(10);
+    const pins = lines.slice(1, 1 + nets!).map((l) => l.split(' ').map(Number));
+    const weights = lines.slice(1 + nets!).map(Number);
+    expect(weights).toHaveLength(vertices!);
+    return { vertices: vertices!, pins, weights };
+  }
+  /** A PaToH file: `1 C N P 3 2`, N nets `cost pin...` (1-based), then C pairs of cell weights. */
+  function readPatoh(text: string) {
+    const lines = text.trimEnd().split('\n');
+    const [base, cells, nets, pinCount, scheme, constraints] = lines[0]!.split(' ').map(Number);
+    expect([base, scheme, constraints]).toEqual([1, 3, 2]);
+    const netLines = lines.slice(1, 1 + nets!).map((l) => l.split(' ').map(Number));
+    const weights = lines.slice(1 + nets!).join(' ').trim().split(/\s+/).map(Number);
+    expect(weights).toHaveLength(2 * cells!);
+    expect(netLines.reduce((s, n) => s + n.length - 1, 0)).toBe(pinCount);
+    return { cells: cells!, costs: netLines.map((n) => n[0]), pins: netLines.map((n) => n.slice(1)), weights };
+  }
+
+  it('hold the same nets, every pin a vertex, and the same sizes (PaToH adds the page counts)', async () => {
+    const { generateWeb } = await import('../../core/testweb/generator.js');
+    const { exportGraphDir } = await import('../../core/testweb/graph-files.js');
+    const web = join(dir, 'generated');
+    await exportGraphDir(generateWeb({ seed: 4, sites: 5, pages: 200, latency: false }), web);
+    const g = loadLinkGraph(web);
+    for (const model of ['page-hypergraph', 'site-hypergraph'] as GraphModel[]) {
+      exportGraph(g, { model, format: 'hmetis', out: join(dir, `${model}.hgr`), force: true });
+      exportGraph(g, { model, format: 'patoh', out: join(dir, `${model}.patoh`), force: true });
+      const h = readHmetis(readFileSync(join(dir, `${model}.hgr`), 'utf8'));
+      const p = readPatoh(readFileSync(join(dir, `${model}.patoh`), 'utf8'));
+      expect(p.cells).toBe(h.vertices);
+      expect(p.pins).toEqual(h.pins);
+      expect(new Set(p.costs)).toEqual(new Set([1]));
+      for (const net of h.pins) {
+        expect(net.length).toBeGreaterThan(1);
+        expect(new Set(net).size).toBe(net.length);
+        for (const v of net) expect(v >= 1 && v <= h.vertices).toBe(true);
+      }
+      expect(p.weights.filter((_, i) => i % 2 === 0)).toEqual(h.weights);
+      const pages = p.weights.filter((_, i) => i % 2 === 1);
+      expect(pages.reduce((s, x) => s + x, 0)).toBe(g.n);
+      // A net per page with out-links (page model), or per page whose links leave its site.
+      const expected = model === 'page-hypergraph' ? g.n - countWithoutLinks(g) : crossSitePages(g);
+      expect(h.pins).toHaveLength(expected);
+    }
+  });
+});
+
+function countWithoutLinks(g: ReturnType<typeof loadLinkGraph>): number {
+  let n = 0;
+  for (let v = 0; v < g.n; v++) if (g.offsets[v] === g.offsets[v + 1]) n++;
+  return n;
+}
+
+function crossSitePages(g: ReturnType<typeof loadLinkGraph>): number {
+  let n = 0;
+  for (let v = 0; v < g.n; v++) {
+    for (let i = g.offsets[v]!; i < g.offsets[v + 1]!; i++) {
+      if (g.siteOf[g.targets[i]!] !== g.siteOf[v]) {
+        n++;
+        break;
+      }
+    }
+  }
+  return n;
+}
