@@ -6,6 +6,8 @@ export default defineConfig({
   plugins: [vue()],
   test: {
     include: ['test/**/*.test.ts'],
+    // One finished demo crawl shared by the e2e files (test/ui/e2e-kit.ts).
+    globalSetup: ['test/ui/global-setup.ts'],
     // Integration tests start real servers and crawls; they get generous time and run
     // in separate forks so that a crashing crawl cannot take the runner down.
     testTimeout: 120_000,

@@ -13,9 +13,12 @@ import InspectorView from './views/InspectorView.vue';
 import LiveView from './views/LiveView.vue';
 import NewCrawlView from './views/NewCrawlView.vue';
 import PartitionView from './views/PartitionView.vue';
+import ResultsView from './views/ResultsView.vue';
+import SimulateView from './views/SimulateView.vue';
+import SitesView from './views/SitesView.vue';
 
 /** The tab a route belongs to (the tab bar marks it as the current page). */
-export type Tab = 'new' | 'live' | 'crawls' | 'inspector' | 'partition';
+export type Tab = 'new' | 'live' | 'crawls' | 'sites' | 'inspector' | 'results' | 'partition' | 'simulate';
 
 declare module 'vue-router' {
   interface RouteMeta {
@@ -40,6 +43,15 @@ export const routes: RouteRecordRaw[] = [
   // A crawl's graph partitioned among K processors (gpmetis, KaHyPar, hashing).
   { path: '/crawls/:id/partition', name: 'partition', component: PartitionView, props: true, meta: { tab: 'partition' } },
   { path: '/partition', name: 'partition-none', component: PartitionView, meta: { tab: 'partition' } },
+  // Every site of a crawl, paged, sorted and filtered in the engine (the query keeps the place).
+  { path: '/crawls/:id/sites', name: 'sites', component: SitesView, props: true, meta: { tab: 'sites' } },
+  { path: '/sites', name: 'sites-none', component: SitesView, meta: { tab: 'sites' } },
+  // PageRank and the evaluation of a crawl's fetch order, as charts and tables.
+  { path: '/crawls/:id/results', name: 'results', component: ResultsView, props: true, meta: { tab: 'results' } },
+  { path: '/results', name: 'results-none', component: ResultsView, meta: { tab: 'results' } },
+  // The simulator: a run set up and started, or one kept in the workspace's simulations folder.
+  { path: '/simulate', name: 'simulate', component: SimulateView, meta: { tab: 'simulate' } },
+  { path: '/simulate/:run', name: 'simulation', component: SimulateView, props: true, meta: { tab: 'simulate' } },
   { path: '/:unknown(.*)*', redirect: '/new' },
 ];
 

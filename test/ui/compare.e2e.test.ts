@@ -103,7 +103,7 @@ describe.skipIf(noBrowser)('Crawl again and Compare in the browser', () => {
     await expect.poll(async () => (await crawl('first'))?.status, { timeout: 150_000, interval: 500 }).toBe('finished');
 
     await page.goto(serve.url);
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.locator('tr[data-crawl="first"] [data-action="again"]').click();
     await expect.poll(() => page.getByTestId('again-note').isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByTestId('demo-revision-2').isChecked()).toBe(true);
@@ -131,7 +131,7 @@ describe.skipIf(noBrowser)('Crawl again and Compare in the browser', () => {
     expect(report.pages.both).toBeGreaterThan(0);
     expect(report.pages.onlyA + report.pages.onlyB).toBeGreaterThan(0);
 
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.locator('tr[data-crawl="first-again"] [data-action="pick"]').check();
     await page.locator('tr[data-crawl="first"] [data-action="pick"]').check();
     await page.getByTestId('compare-picked').click();

@@ -103,10 +103,10 @@ describe.skipIf(noBrowser)('New crawl in the browser: safe defaults, errors in v
     expect(await note.count()).toBe(0);
     await page.getByTestId('create').click();
     await expect.poll(() => note.isVisible()).toBe(true);
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.getByRole('heading', { name: 'Crawls' }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
-    await page.getByRole('link', { name: 'New crawl', exact: true }).click();
+    await page.getByRole('tab', { name: 'New crawl', exact: true }).click();
 
     // With the box ticked, the crawl is created (and not started: nothing goes to that address).
     await page.getByTestId('real-seeds').check();
@@ -142,14 +142,14 @@ describe.skipIf(noBrowser)('New crawl in the browser: safe defaults, errors in v
     expect(second.policy).toBe('historical-pagerank-parent');
 
     // Parked sites of the demo web are listed with the pages they skipped (on the finished first crawl).
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.locator('tr[data-crawl="first"] [data-action="open"]').click();
     await page.getByRole('heading', { name: 'Live — first' }).waitFor();
     await expect.poll(() => page.getByTestId('parked-sites').locator('tbody tr[data-host]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await page.getByTestId('end-reason').innerText()).toMatch(/^finished/);
 
     // Stop for good, after a confirmation: no Resume afterwards.
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.locator('tr[data-crawl="second"] [data-action="open"]').click();
     await page.getByRole('heading', { name: 'Live — second' }).waitFor();
     await page.getByTestId('stop').click();

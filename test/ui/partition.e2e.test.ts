@@ -81,7 +81,7 @@ describe.skipIf(skip)('Partition view in the browser', () => {
     await expect.poll(async () => (await call<CrawlInfo[]>('listCrawls', [])).find((c) => c.id === 'demo')?.status, { timeout: 150_000, interval: 500 }).toBe('finished');
 
     await page.goto(serve.url);
-    await page.getByRole('link', { name: 'Partition', exact: true }).click();
+    await page.getByRole('tab', { name: 'Partition', exact: true }).click();
     await page.getByTestId('partition-crawl').selectOption('demo');
     await page.getByRole('heading', { name: 'Partition — demo' }).waitFor();
     expect(new URL(page.url()).hash).toBe('#/crawls/demo/partition');

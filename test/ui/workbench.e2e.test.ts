@@ -116,11 +116,11 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     // The README's screenshot is refreshed on request only, so a test run leaves the tree clean.
     if (process.env.UPDATE_SCREENSHOTS) copyFileSync(join(ARTIFACTS, 'live.png'), join(DOCS, 'live-view.png'));
 
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     const row = page.locator('tr[data-crawl="demo1"]');
     await expect.poll(() => row.locator('td').nth(1).innerText()).toBe('finished');
-    await page.getByRole('link', { name: 'New crawl', exact: true }).click();
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'New crawl', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await row.locator('[data-action="open"]').click();
     await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
     expect(await page.getByTestId('status').innerText()).toBe('finished');
@@ -133,10 +133,10 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     // The crawl itself, not only its name: its status and pages come from the engine again.
     await expect.poll(() => page.getByTestId('status').innerText(), { timeout: 10_000 }).toBe('finished');
     expect(await pagesShown()).toBeGreaterThan(0);
-    expect(await page.getByRole('link', { name: 'Live', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByRole('tab', { name: 'Live', exact: true }).getAttribute('aria-current')).toBe('page');
     expect(page.url()).not.toContain('token=');
     // Back and forward move between places as they do between pages.
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.getByRole('heading', { name: 'Crawls' }).waitFor();
     await page.goBack();
     await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
@@ -154,7 +154,7 @@ describe.skipIf(noBrowser)('workbench in the browser', () => {
     };
     await expect.poll(status, { timeout: 30_000 }).toBe('finished');
 
-    await page.getByRole('link', { name: 'Crawls', exact: true }).click();
+    await page.getByRole('tab', { name: 'Crawls', exact: true }).click();
     await page.locator('tr[data-crawl="xss"]').getByRole('link', { name: 'Inspect pages' }).click();
     await page.getByTestId('inspect-url').fill(`http://a.test:${xssPort}/evil`);
     await page.getByRole('button', { name: 'Look up' }).click();
