@@ -20,6 +20,10 @@ export interface StoredSummary {
   sites: number;
   endReason: EndReasonDto | null;
   historyMatched: number | null;
+  /** The crawl's running time over all its runs, as stored at its last commit. */
+  crawlSeconds: number | null;
+  /** Errors counted over the whole crawl (every code). */
+  errorTotal: number;
 }
 
 export function storedSummary(reader: CrawlReader): StoredSummary {
@@ -40,7 +44,14 @@ export function storedSummary(reader: CrawlReader): StoredSummary {
     sites,
     endReason: endReasonOf(reader.meta('end_reason')),
     historyMatched: reader.counter('history:matched') ?? null,
+    crawlSeconds: numberOrNull(reader.meta('crawl_seconds')),
+    errorTotal: Object.values(reader.errorCounts()).reduce((a, b) => a + b, 0),
   };
+}
+
+function numberOrNull(v: string | undefined): number | null {
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isFinite(n) ? n : null;
 }
 
 function endReasonOf(json: string | undefined): EndReasonDto | null {

@@ -212,6 +212,11 @@ export class CrawlReader {
   counter(name: string): number | undefined {
     return this.statement('SELECT value FROM counters WHERE name = ?').pluck().get(name) as number | undefined;
   }
+  /** The crawl's stored error counts by code (the `error:CODE` counters: pages, robots.txt, parked sites). */
+  errorCounts(): Record<string, number> {
+    const rows = this.statement("SELECT substr(name, 7) AS code, value FROM counters WHERE name LIKE 'error:%'").all() as Array<{ code: string; value: number }>;
+    return Object.fromEntries(rows.map((r) => [r.code, r.value]));
+  }
   /** Counts that the indexes answer without a scan. */
   counts(): CrawlCounts {
     return this.statement(

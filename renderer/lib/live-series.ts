@@ -17,6 +17,9 @@ export class LiveSeries {
   readonly queued = new BoundedSeries(SERIES_MAX);
   readonly pagerankVsPages = new BoundedSeries(SERIES_MAX);
   private lastT = -Infinity;
+  /** Bytes fetched and the PageRank estimate at the last point drawn (Live's counters after a crawl ended). */
+  lastBytes: number | null = null;
+  lastPagerank: number | null = null;
   /** Until the stored timeline is in, live events wait here, then come after it. */
   private held: StatsEvent[] | null = [];
 
@@ -37,6 +40,8 @@ export class LiveSeries {
   draw(t: number, p: TimelinePoint | StatsEvent): void {
     if (t <= this.lastT) return;
     this.lastT = t;
+    this.lastBytes = p.bytes;
+    this.lastPagerank = p.pagerankEstimate;
     this.pagesPerSecond.push(t, p.pagesPerSecond);
     this.bytesPerSecond.push(t, p.bytesPerSecond);
     this.openConnections.push(t, p.openConnections);

@@ -6,7 +6,7 @@
  */
 import { defineStore } from 'pinia';
 import { markRaw, ref, shallowRef } from 'vue';
-import type { ParkedSiteDto, RecentError, SiteRowDto, StatsEvent, Unsubscribe } from '../../core/api/contract.js';
+import type { CrawlSettingsDto, ParkedSiteDto, RecentError, SiteRowDto, StatsEvent, Unsubscribe } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
 import { LiveSeries, SERIES_MAX } from '../lib/live-series.js';
@@ -17,7 +17,7 @@ export { SERIES_MAX };
 const makeSeries = () => markRaw(new LiveSeries());
 
 export const useLiveStore = defineStore('live', () => {
-  const { run, status } = asyncActions<'tables' | 'parked' | 'timeline'>();
+  const { run, status } = asyncActions<'tables' | 'parked' | 'timeline' | 'settings'>();
   const crawlId = ref<string | null>(null);
   const latest = ref<StatsEvent | null>(null);
   const series = shallowRef(makeSeries());
@@ -30,6 +30,8 @@ export const useLiveStore = defineStore('live', () => {
   const parkedAt = ref(-1);
   /** False for a crawl made before crawlbench kept timelines (its charts start empty); null until known. */
   const timelineStored = ref<boolean | null>(null);
+  /** The settings the crawl was made with (Live shows them); null until loaded. */
+  const settings = ref<CrawlSettingsDto | null>(null);
 
   /** Shows another crawl: its series start empty. */
   function watch(id: string | null) {
@@ -42,8 +44,14 @@ export const useLiveStore = defineStore('live', () => {
     parked.value = [];
     parkedAt.value = -1;
     timelineStored.value = null;
+    settings.value = null;
     version.value++;
-    if (id) void loadTimeline(id);
+    if (id) void Promise.all([loadTimeline(id), loadSettings(id)]);
+  }
+
+  async function loadSettings(id: string) {
+    const out = await run('settings', () => useApi().crawlSettings(id));
+    if (out.ok && id === crawlId.value) settings.value = out.value;
   }
 
   /** The crawl's history from its start, then whatever arrived live meanwhile. */
@@ -87,5 +95,5 @@ export const useLiveStore = defineStore('live', () => {
     }
   }
 
-  return { ...status, crawlId, latest, series, version, topSites, errors, parked, parkedAt, timelineStored, watch, ingest, subscribe, refreshTables };
+  return { ...status, crawlId, latest, series, version, topSites, errors, parked, parkedAt, timelineStored, settings, watch, ingest, subscribe, refreshTables };
 });

@@ -118,6 +118,36 @@ describe('routes', () => {
     expect(fake.calls.filter((c) => !c.startsWith('list'))).toEqual(['createCrawl', 'start fresh']);
   });
 
+  it('moves through the view tabs with the arrow keys, Home and End, one tab in the Tab order', async () => {
+    const { router, w } = await open('/crawls/demo1/live');
+    const tabs = () => w.findAll('[role="tablist"] [role="tab"]');
+    expect(tabs().map((t) => t.text())).toEqual(['New crawl', 'Live', 'Crawls', 'Sites', 'Pages', 'Results', 'Partition', 'Simulate']);
+    const selected = () => tabs().filter((t) => t.attributes('aria-selected') === 'true').map((t) => t.text());
+    const focusable = () => tabs().filter((t) => t.attributes('tabindex') === '0').map((t) => t.text());
+    expect(selected()).toEqual(['Live']);
+    expect(focusable()).toEqual(['Live']);
+    expect(w.find('main[role="tabpanel"]').attributes('aria-labelledby')).toBe('tab-live');
+    const key = async (k: string) => {
+      await w.find('[role="tab"][aria-selected="true"]').trigger('keydown', { key: k });
+      await flushPromises();
+    };
+    await key('ArrowRight');
+    expect(router.currentRoute.value.fullPath).toBe('/crawls');
+    expect(selected()).toEqual(['Crawls']);
+    expect(document.activeElement?.textContent).toBe('Crawls');
+    await key('ArrowRight');
+    expect(router.currentRoute.value.fullPath).toBe('/crawls/demo1/sites');
+    await key('End');
+    expect(router.currentRoute.value.fullPath).toBe('/simulate');
+    await key('ArrowRight');
+    expect(router.currentRoute.value.fullPath).toBe('/new');
+    await key('ArrowLeft');
+    expect(router.currentRoute.value.fullPath).toBe('/simulate');
+    await key('Home');
+    expect(router.currentRoute.value.fullPath).toBe('/new');
+    expect(focusable()).toEqual(['New crawl']);
+  });
+
   it('leaves New crawl for an unknown address', async () => {
     const { router } = await open('/no/such/place');
     expect(router.currentRoute.value.fullPath).toBe('/new');
