@@ -10,10 +10,10 @@ import { openDatabase } from '../store/database.js';
 import type { EvaluationDto, PageRankResultDto } from './contract.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
-export async function runPageRankOn(dbPath: string): Promise<PageRankResultDto> {
+export async function runPageRankOn(dbPath: string, progress?: (step: string, fraction: number) => void): Promise<PageRankResultDto> {
   const { db, release } = openDatabase(dbPath);
   try {
-    const result: PageRankResultDto = rankCrawl(db, { site: true });
+    const result: PageRankResultDto = rankCrawl(db, { site: true, progress });
     return result;
   } finally {
     release();

@@ -43,6 +43,10 @@ export interface CrawlInfo {
   endReason: EndReasonDto | null;
   /** Policies guided by an earlier crawl: this crawl's pages found in it; null for other policies. */
   historyMatched: number | null;
+  /** The crawl's running time over all its runs (pauses excluded) as of its last commit; null before it first ran. */
+  crawlSeconds?: number | null;
+  /** Errors of every kind counted over the whole crawl, as of its last commit. */
+  errorTotal?: number;
   /** Why the file could not be read (status 'unreadable'). */
   problem?: string;
 }
@@ -158,6 +162,7 @@ export interface PageFetchedEvent {
   status: string;
 }
 
+// ---- sites (the Sites view and Live's top sites) ----
 export const SITE_SORT_KEYS = [
   'host',
   'pages_fetched',
@@ -167,14 +172,41 @@ export const SITE_SORT_KEYS = [
   'connect_ms',
   'response_ms',
   'requests_per_conn',
+  'crawl_delay',
+  'site_pagerank',
+  'state',
 ] as const;
 export type SiteSortKey = (typeof SITE_SORT_KEYS)[number];
 
+/**
+ * Where a site stands, from its row: `parked` (given up: see `parked` for why), `pending`
+ * (pages of it still to fetch, in flight included), `done` (nothing of it left to fetch).
+ */
+export const SITE_STATES = ['pending', 'done', 'parked'] as const;
+export type SiteStateDto = (typeof SITE_STATES)[number];
+
 export interface SitesQuery {
   offset?: number;
+  /** 1..500; default 50. */
   limit?: number;
   sort?: SiteSortKey;
+  /** Default: largest first, except host and state (A to Z). */
   descending?: boolean;
+  /** Sites whose host holds this text (any case); empty: all. */
+  host?: string;
+  /** Only sites in this state; absent: all. */
+  state?: SiteStateDto;
+  /** Only sites with failed requests or failed pages. */
+  errorsOnly?: boolean;
+}
+
+/** robots.txt of a site: `fetched` (rules, none of the pages met disallowed), `disallowing` (rules that kept pages out), `allow-all` (none there: everything allowed), `unavailable`. */
+export interface SiteRobotsDto {
+  state: 'fetched' | 'disallowing' | 'allow-all' | 'unavailable';
+  /** The HTTP status of the robots.txt answer (null: no answer). */
+  status: number | null;
+  /** Origins (scheme, host, port) of the site whose robots.txt was asked for; the state shown is the worst. */
+  origins: number;
 }
 
 export interface SiteRowDto {
@@ -182,17 +214,31 @@ export interface SiteRowDto {
   pagesFetched: number;
   pagesKnown: number;
   bytes: number;
+  /** Failed requests, retries included. */
   errors: number;
   connectMs: number | null;
   responseMs: number | null;
   requestsPerConn: number | null;
   parked: string | null;
+  state: SiteStateDto;
+  /** Pages that ended with each error code (robots.txt refusals and parked sites' pages included). */
+  errorsByKind: Record<string, number>;
+  robots: SiteRobotsDto | null;
+  crawlDelayMs: number | null;
+  /** The site's value in the latest site PageRank run; null when no run exists. */
+  pagerank: number | null;
 }
 
 export interface SitesPage {
+  /** Sites matching the query's filters. */
   total: number;
+  /** Every site of the crawl. */
+  allSites: number;
+  /** The site PageRank run the values are from (null: none yet). */
+  pagerankRun: { id: number; createdAt: string } | null;
   rows: SiteRowDto[];
 }
+// ---- end sites ----
 
 export interface LinkDto {
   url: string;
@@ -209,12 +255,95 @@ export interface PageDetail {
   bytes: number | null;
   depth: number;
   errorCode: string | null;
+  /** Epoch ms. */
   fetchedAt: number | null;
+  /** Links to the page from inOffset on (at most linkLimit). */
   inLinks: LinkDto[];
+  /** Links from the page from outOffset on (at most linkLimit). */
   outLinks: LinkDto[];
   /** True when a list was cut at its limit. */
   truncated: boolean;
+  // ---- pages (issue 18): the inspector's facts ----
+  /** The page's value in the latest stored page PageRank run; null when none is stored. */
+  pagerank: number | null;
+  /** That run's id and when it was stored (null: no run). */
+  pagerankRun: { id: number; createdAt: string } | null;
+  /** The fetch order (1 = fetched first); null while not fetched. */
+  fetchSeq: number | null;
+  /** How the page was found: the pages from a seed to its parent, each discovered through the one before. Empty for a seed. */
+  discoveryPath: Array<{ url: string; depth: number }>;
+  /** All links to the page (null: not counted, a running crawl too large to count without its index). */
+  inLinkCount: number | null;
+  /** All links from the page. */
+  outLinkCount: number;
+  inOffset: number;
+  outOffset: number;
+  linkLimit: number;
 }
+
+/** Which links getPage returns: `linkLimit` (1..1000, default 100) from each list's offset. */
+export interface PageLinksQuery {
+  linkLimit?: number;
+  inOffset?: number;
+  outOffset?: number;
+}
+
+// ---- pages (issue 18): search and browse ----
+export const PAGE_SORT_KEYS = ['fetch', 'pagerank', 'indegree'] as const;
+export type PageSortKey = (typeof PAGE_SORT_KEYS)[number];
+/** A page's status in the crawl, or the class of its HTTP answer. */
+export const PAGE_STATUS_FILTERS = ['fetched', 'queued', 'duplicate', 'failed', 'skipped', 'disallowed', '2xx', '3xx', '4xx', '5xx'] as const;
+export type PageStatusFilter = (typeof PAGE_STATUS_FILTERS)[number];
+
+export interface PageSearchQuery {
+  /** Text the URL contains (any case); at most 500 characters. */
+  url?: string;
+  /** The site (its host, as the Sites view lists it). */
+  site?: string;
+  status?: PageStatusFilter;
+  /** The content type starts with this (any case), e.g. "text/html". */
+  type?: string;
+  /** Depth at most this (or exactly, with exactDepth). */
+  depth?: number;
+  exactDepth?: boolean;
+  /** Default fetch. pagerank needs a stored page run; indegree a finished crawl. */
+  sort?: PageSortKey;
+  /** Default: ascending for fetch, descending for pagerank and indegree. */
+  descending?: boolean;
+  offset?: number;
+  /** 1..500; default 50. */
+  limit?: number;
+}
+
+export interface PageRowDto {
+  url: string;
+  status: string;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number | null;
+  depth: number;
+  pagerank: number | null;
+  /** null where not counted (before the crawl finishes). */
+  inDegree: number | null;
+  fetchSeq: number | null;
+}
+
+export interface PageSearchDto {
+  /** Pages matching; null when counting them all would take too long (see totalAtLeast). */
+  total: number | null;
+  /** At least this many match (the count so far when total is null). */
+  totalAtLeast: number;
+  rows: PageRowDto[];
+  offset: number;
+  limit: number;
+  sort: PageSortKey;
+  descending: boolean;
+  /** The crawl's search indexes exist (built when it finishes): URL text is found through an index, in-degree can sort. */
+  indexed: boolean;
+  /** The stored page PageRank run the values come from (null: none, so no PageRank sort). */
+  pagerankRun: { id: number; createdAt: string } | null;
+}
+// ---- end of pages ----
 
 export interface RecentError {
   url: string;
@@ -429,6 +558,154 @@ export interface GraphExportDto {
   files: Array<{ name: string; bytes: number; path: string; href: string | null }>;
 }
 
+// ---- results (issue 18, the Results view) ----------------------------------------------
+/** One stored PageRank run read back as it is kept in the crawl file (no times: those are of the computation). */
+export interface StoredPageRankRunDto {
+  kind: 'page' | 'site';
+  runId: number;
+  damping: number;
+  tolerance: number;
+  iterations: number;
+  nodes: number;
+  edges: number;
+  /** ISO time the run was stored. */
+  createdAt: string;
+  /** False when the crawl has changed since (more pages, or fetches after it): its values are of an older snapshot. */
+  current: boolean;
+  /** URL (pages) or host (sites) with its value, highest first. */
+  top: Array<{ name: string; value: number }>;
+}
+
+/** The latest stored PageRank runs of a crawl (pageRankResult), shown without recomputing. */
+export interface StoredPageRankDto {
+  page: StoredPageRankRunDto;
+  site: StoredPageRankRunDto | null;
+}
+/** How far a PageRank computation or an evaluation of a crawl is (sent as analysisProgress events). */
+export interface AnalysisProgressEvent {
+  crawlId: string;
+  what: 'pagerank' | 'evaluation';
+  /** 0..1 of the whole computation. */
+  fraction: number;
+  /** The step under way, in words. */
+  step: string;
+}
+// ---- end of results ---------------------------------------------------------------------
+
+// ---- simulate (issue 18, the simulator in the window) -----------------------------------
+/** A graph the simulator can replay: a crawl of the workspace or a dataset folder under the datasets directory. */
+export interface SimulationSourceDto {
+  kind: 'crawl' | 'dataset';
+  /** The crawl's id or the dataset folder's name (never a path). */
+  id: string;
+  /** Pages and sites where known cheaply (a crawl's counts); null for a dataset folder (known once read). */
+  pages: number | null;
+  sites: number | null;
+  /** Bytes on disk (the crawl file, or the dataset's two files). */
+  bytes: number;
+}
+
+export interface SimulationSourcesDto {
+  crawls: SimulationSourceDto[];
+  datasets: SimulationSourceDto[];
+  /** Where the engine looks for dataset folders (copy or link a folder there to add one). */
+  datasetsDir: string;
+  /** The simulator's policies (the crawler's and the references that need the true PageRank). */
+  policies: Array<{ name: string; summary: string }>;
+}
+
+/** A simulation as `crawlbench simulate` takes it (one r, c and bandwidth; times in ms, bandwidth in bytes/s). */
+export interface SimulationRequest {
+  source: { kind: 'crawl' | 'dataset'; id: string };
+  /** Policy names, or 'all' (every policy the simulator knows; topic only with a topic). */
+  policies: string[];
+  r?: number;
+  w?: number;
+  c?: number;
+  /** The crawler's bandwidth in bytes/s; null or absent: unlimited. */
+  bandwidth?: number | null;
+  /** Simulated latency and transfer rates (false: order only). */
+  latency?: boolean;
+  /** Seed of the drawn latencies, rates and page sizes. */
+  networkSeed?: number;
+  batch?: number | null;
+  maxPages?: number | null;
+  maxPagesPerSite?: number | null;
+  siteKey?: 'host' | 'domain';
+  perIp?: boolean;
+  /** The topic word of the topic policy. */
+  topic?: string;
+  /** Share of the pages a derived earlier crawl keeps, for the historical policies (default 0.55). */
+  historyShare?: number;
+  /** A crawl of the workspace whose PageRank the historical policies use instead. */
+  historyCrawl?: string;
+  /** Start URLs (pages of the graph); default every site's home page. */
+  seeds?: string[];
+}
+
+/** One policy's outcome, as `crawlbench simulate --json` gives it. */
+export interface SimulationOutcomeDto {
+  policy: string;
+  pagesFetched: number;
+  averageCumulativePageRank: number;
+  upperBoundAverage: number;
+  kendallTau: number | null;
+  pagesAt: Array<{ share: number; pages: number | null; fraction: number | null }>;
+  pageRankCovered: number;
+  simulatedSeconds: number;
+  meanOpenConnections: number;
+  connections: number;
+  wallSeconds: number;
+  /** At most about 400 points. */
+  curve: Array<{ fractionPages: number; cumulativePageRank: number; seconds: number }>;
+  /** Open connections over simulated ms (at most about 2,000 points). */
+  openSeries: { t: number[]; open: number[] };
+}
+
+export interface SimulationReportDto {
+  graph: string;
+  pages: number;
+  links: number;
+  sites: number;
+  seeds: number;
+  reachable: number;
+  addresses: number | null;
+  /** bandwidth null: unlimited. */
+  settings: { r: number; w: number; c: number; bandwidth: number | null; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
+  history: { source: string; pages: number } | null;
+  loadSeconds: number;
+  policies: SimulationOutcomeDto[];
+}
+
+export type SimulationState = 'running' | 'finished' | 'failed' | 'cancelled';
+
+export interface SimulationProgressEvent {
+  simulationId: string;
+  state: SimulationState;
+  /** Pages simulated so far over all policies, of total (policies x the pages each can fetch). */
+  done: number;
+  total: number;
+  step: string;
+  /** 0..1 */
+  fraction: number;
+}
+
+/** A simulation under way or kept (WORKSPACE/simulations/ID.json); `report` only from getSimulation of a finished one. */
+export interface SimulationDto {
+  simulationId: string;
+  state: SimulationState;
+  /** The request with every default filled in and the policies expanded. */
+  request: SimulationRequest & Required<Pick<SimulationRequest, 'r' | 'w' | 'c' | 'latency' | 'networkSeed' | 'siteKey' | 'perIp'>>;
+  startedAt: string;
+  finishedAt: string | null;
+  progress: SimulationProgressEvent | null;
+  error: WireError | null;
+  /** The graph's pages (known once loaded). */
+  pages: number | null;
+  report: SimulationReportDto | null;
+}
+// ---- end of simulate --------------------------------------------------------------------
+
 export interface CrawlbenchApi {
   listPolicies(): Promise<PolicyDescription[]>;
   parseSeeds(text: string): Promise<ParsedSeeds>;
@@ -451,13 +728,20 @@ export interface CrawlbenchApi {
   /** The last stats snapshot of a running crawl, or null. */
   currentStats(crawlId: string): Promise<StatsEvent | null>;
   listSites(crawlId: string, query?: SitesQuery): Promise<SitesPage>;
-  getPage(crawlId: string, url: string, limit?: number): Promise<PageDetail | null>;
+  /** A page and its links; the third argument is the old link limit or which links to list. */
+  getPage(crawlId: string, url: string, links?: number | PageLinksQuery): Promise<PageDetail | null>;
+  /** Pages of a crawl found by URL text, site, status, type and depth, sorted and paged in the engine. */
+  searchPages(crawlId: string, query?: PageSearchQuery): Promise<PageSearchDto>;
   recentErrors(crawlId: string, limit?: number): Promise<RecentError[]>;
   /** The crawl's stored stats samples from its start (at most maxPoints, evenly thinned). */
   timeline(crawlId: string, maxPoints?: number): Promise<Timeline>;
   /** Parked sites with the pages they skipped (up to `limit` URLs each). */
   parkedSites(crawlId: string, limit?: number): Promise<ParkedSiteDto[]>;
   runPageRank(crawlId: string): Promise<PageRankResultDto>;
+  /** The latest stored PageRank runs of a crawl with their top pages and sites (top 20), or null when none is stored; computes nothing. */
+  pageRankResult(crawlId: string): Promise<StoredPageRankDto | null>;
+  /** Progress of runPageRank and runEvaluation, per crawl. */
+  onAnalysisProgress?(cb: (e: AnalysisProgressEvent) => void): Unsubscribe;
   runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
   /**
    * Starts an export of a crawl (a running one is exported as of this moment) and returns at
@@ -489,6 +773,20 @@ export interface CrawlbenchApi {
   onStats(cb: (s: StatsEvent) => void): Unsubscribe;
   onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;
   onPageFetched?(cb: (e: PageFetchedEvent) => void): Unsubscribe;
+  // simulate: the simulator in a worker thread of the engine; runs kept as files in WORKSPACE/simulations.
+  /** The crawls of the workspace and the dataset folders of the datasets directory. */
+  listSimulationSources(): Promise<SimulationSourcesDto>;
+  /** Checks the request and starts the simulation in a worker thread; returns at once (progress as simulationProgress events). */
+  startSimulation(req: SimulationRequest): Promise<{ simulationId: string }>;
+  /** Stops a simulation under way (its worker is ended; no file is kept). Returns its final state. */
+  cancelSimulation(simulationId: string): Promise<SimulationDto>;
+  /** Simulations of this session and those kept in the workspace, newest first (without their reports). */
+  listSimulations(): Promise<SimulationDto[]>;
+  /** One simulation with its report (a kept one is read from its file). */
+  getSimulation(simulationId: string): Promise<SimulationDto>;
+  /** Removes a kept simulation's file (refused while it runs). */
+  deleteSimulation(simulationId: string): Promise<void>;
+  onSimulationProgress?(cb: (e: SimulationProgressEvent) => void): Unsubscribe;
 }
 
 /** Methods that return a promise: the only names a transport will dispatch. */
@@ -506,10 +804,12 @@ export const API_METHODS = [
   'currentStats',
   'listSites',
   'getPage',
+  'searchPages',
   'recentErrors',
   'parkedSites',
   'timeline',
   'runPageRank',
+  'pageRankResult',
   'runEvaluation',
   'startExport',
   'cancelExport',
@@ -519,9 +819,10 @@ export const API_METHODS = [
   'partitionCrawl',
   'cancelPartition',
   'exportGraph',
+  'listSimulationSources', 'startSimulation', 'cancelSimulation', 'listSimulations', 'getSimulation', 'deleteSimulation',
 ] as const satisfies ReadonlyArray<keyof CrawlbenchApi>;
 export type ApiMethod = (typeof API_METHODS)[number];
 
 /** Event names on the wire, and the subscription method each one feeds. */
-export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress', exportProgress: 'onExportProgress', partitionProgress: 'onPartitionProgress' } as const;
+export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress', exportProgress: 'onExportProgress', partitionProgress: 'onPartitionProgress', analysisProgress: 'onAnalysisProgress', simulationProgress: 'onSimulationProgress' } as const;
 export type ApiEvent = keyof typeof API_EVENTS;

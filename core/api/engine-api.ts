@@ -12,10 +12,12 @@ import { checkShortW } from '../engine/short-w-guard.js';
 import { compareCrawls } from '../compare/compare.js';
 import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { runEvaluationOn, runPageRankOn } from './analyses.js';
+import { storedPageRank } from './stored-pagerank.js';
 import { ExportJobs } from './export-jobs.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
 import { GraphJobs } from './graph-jobs.js';
+import { SimulationJobs } from './simulation-jobs.js';
 import { crawlSettingsDto, fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, readDemoSidecar, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
@@ -41,6 +43,12 @@ export interface EngineApiOptions {
   exportAnywhere?: boolean;
   /** Pause every export this long after each chunk of rows (tests hold an export mid-way with it). */
   exportThrottleMs?: number;
+  /** simulate: where dataset folders are listed (default WORKSPACE/datasets; nothing is created). */
+  datasetsDir?: string;
+  /** simulate: pause a simulation's worker this long after each progress message (tests watch progress and Cancel). */
+  simulationThrottleMs?: number;
+  /** simulate: the worker's compiled file (Electron's bundle has its own). */
+  simulationWorker?: string;
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -54,6 +62,7 @@ export class EngineApi implements C.CrawlbenchApi {
   private readonly demos: DemoWebs;
   private readonly graphs: GraphJobs;
   private readonly exports: ExportJobs;
+  private readonly simulations: SimulationJobs;
 
   constructor(dir: string, opts: EngineApiOptions = {}) {
     this.dir = resolve(dir);
@@ -64,6 +73,15 @@ export class EngineApi implements C.CrawlbenchApi {
     this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e));
     this.exports = new ExportJobs(join(this.dir, 'exports'), { allowOut: opts.exportAnywhere, throttleMs: opts.exportThrottleMs });
     this.exports.events.on('exportProgress', (e) => this.events.emit('exportProgress', e));
+    this.simulations = new SimulationJobs({
+      dir: join(this.dir, 'simulations'),
+      datasetsDir: resolve(opts.datasetsDir ?? join(this.dir, 'datasets')),
+      crawlPath: (id) => this.existing(id),
+      crawls: () => this.listCrawls(),
+      workerFile: opts.simulationWorker,
+      throttleMs: opts.simulationThrottleMs,
+    });
+    this.simulations.events.on('simulationProgress', (e) => this.events.emit('simulationProgress', e));
   }
 
   /** Where browser-mode exports are written, one folder per export (served for download under /exports/). */
@@ -115,6 +133,8 @@ export class EngineApi implements C.CrawlbenchApi {
         createdAt: s.createdAt,
         endReason,
         historyMatched: s.historyMatched,
+        crawlSeconds: live?.last?.crawlSeconds ?? s.crawlSeconds,
+        errorTotal: Math.max(s.errorTotal, live?.last?.errorTotal ?? 0),
       };
     } catch (err) {
       return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: (err as Error).message };
@@ -325,7 +345,12 @@ export class EngineApi implements C.CrawlbenchApi {
   async runPageRank(id: string): Promise<C.PageRankResultDto> {
     const path = this.existing(id);
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before computing PageRank`);
-    return runPageRankOn(path);
+    return runPageRankOn(path, this.analysisProgress(id, 'pagerank'));
+  }
+
+  /** The stored PageRank runs, read as they are (a running crawl's as of now); null when none. */
+  async pageRankResult(id: string): Promise<C.StoredPageRankDto | null> {
+    return withCrawlReader(this.existing(id), storedPageRank);
   }
 
   async runEvaluation(id: string, opts: { oracle?: string; threshold?: number; points?: number } = {}): Promise<C.EvaluationDto> {
@@ -337,7 +362,30 @@ export class EngineApi implements C.CrawlbenchApi {
       if (typeof v !== 'number' || !Number.isFinite(v)) throw badField(field, 'must be a number');
       return v;
     };
-    return runEvaluationOn(this.existing(id), { oracle, threshold: num(o.threshold, 'threshold'), points: num(o.points, 'points') });
+    return runEvaluationOn(this.existing(id), { oracle, threshold: num(o.threshold, 'threshold'), points: num(o.points, 'points'), progress: this.analysisProgress(id, 'evaluation') });
+  }
+
+  /**
+   * Sends a computation's steps as analysisProgress events: every new step, and its iterations
+   * at most every 100 ms. (The socket writes as they are sent, so they reach the window while
+   * the computation runs.)
+   */
+  private analysisProgress(crawlId: string, what: C.AnalysisProgressEvent['what']): (step: string, fraction: number) => void {
+    let last = 0;
+    let lastStep = '';
+    return (step, fraction) => {
+      const kind = step.replace(/: iteration \d+$/, '');
+      const now = performance.now();
+      if (kind === lastStep && now - last < 100 && fraction < 1) return;
+      last = now;
+      lastStep = kind;
+      this.events.emit('analysisProgress', { crawlId, what, fraction, step } satisfies C.AnalysisProgressEvent);
+    };
+  }
+
+  onAnalysisProgress(cb: (e: C.AnalysisProgressEvent) => void): C.Unsubscribe {
+    this.events.on('analysisProgress', cb);
+    return () => void this.events.off('analysisProgress', cb);
   }
 
   async startExport(id: string, req: C.ExportRequest): Promise<{ exportId: string }> {
@@ -420,9 +468,41 @@ export class EngineApi implements C.CrawlbenchApi {
     return () => void this.events.off('compareProgress', cb);
   }
 
+  // ---- simulate: the simulator in a worker thread, runs kept in WORKSPACE/simulations (simulation-jobs.ts)
+  listSimulationSources(): Promise<C.SimulationSourcesDto> {
+    return this.simulations.sources();
+  }
+
+  async startSimulation(req: C.SimulationRequest): Promise<{ simulationId: string }> {
+    return this.simulations.start(req);
+  }
+
+  cancelSimulation(simulationId: string): Promise<C.SimulationDto> {
+    return this.simulations.cancel(simulationId);
+  }
+
+  listSimulations(): Promise<C.SimulationDto[]> {
+    return this.simulations.list();
+  }
+
+  getSimulation(simulationId: string): Promise<C.SimulationDto> {
+    return this.simulations.get(simulationId);
+  }
+
+  deleteSimulation(simulationId: string): Promise<void> {
+    return this.simulations.delete(simulationId);
+  }
+
+  onSimulationProgress(cb: (e: C.SimulationProgressEvent) => void): C.Unsubscribe {
+    this.events.on('simulationProgress', cb);
+    return () => void this.events.off('simulationProgress', cb);
+  }
+  // ---- end of simulate
+
   /** Cancels running exports, pauses every running crawl (committing its batch) and stops the demo webs. */
   async close(): Promise<void> {
     this.graphs.close();
+    await this.simulations.close();
     await this.exports.close();
     await Promise.all([...this.live.keys()].map((id) => this.pause(id).catch(() => undefined)));
     await this.demos.stopAll();

@@ -1,7 +1,7 @@
 import { CrawlReader } from '../store/crawl-reader.js';
 import { loadCrawlGraph, pageRankByUrl } from './crawl-graph.js';
 import { kendallTauB } from './kendall.js';
-import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
+import { DEFAULT_DAMPING, DEFAULT_TOLERANCE, iterationFraction, pagerank } from './pagerank.js';
 
 export interface EvaluateOptions {
   /** Another crawl whose PageRank (matched by canonical URL) is the truth. */
@@ -10,6 +10,8 @@ export interface EvaluateOptions {
   threshold?: number;
   /** Points kept in the curve (default 1000). */
   points?: number;
+  /** Told each step and how far the whole evaluation is (0..1), for a progress bar. */
+  progress?: (step: string, fraction: number) => void;
 }
 
 export interface CurvePoint {
@@ -65,8 +67,13 @@ export function evaluateCrawl(dbPath: string, opts: EvaluateOptions = {}): Evalu
   let fetched: FetchedPages;
   let truth: Evaluation['truth'];
   let damping = DEFAULT_DAMPING;
+  const tell = (step: string, fraction: number) => opts.progress?.(step, fraction);
   try {
-    if (opts.oracle !== undefined) truthByUrl = pageRankByUrl(opts.oracle);
+    if (opts.oracle !== undefined) {
+      tell("reading the oracle crawl's PageRank", 0);
+      truthByUrl = pageRankByUrl(opts.oracle);
+    }
+    tell('reading the pages in fetch order', 0.05);
     fetched = readFetched(reader);
     if (truthByUrl) {
       truth = 'oracle';
@@ -76,12 +83,14 @@ export function evaluateCrawl(dbPath: string, opts: EvaluateOptions = {}): Evalu
       const run = reader.latestFreshRun('page');
       truth = run ? 'stored' : 'computed';
       if (run) damping = run.damping;
-      const byId = run ? new Map(reader.pageRunValues(run.id)) : computeById(reader);
+      tell(run ? 'reading the stored PageRank' : 'reading the link graph (no PageRank stored)', 0.15);
+      const byId = run ? new Map(reader.pageRunValues(run.id)) : computeById(reader, tell);
       fetched.ids.forEach((id, i) => (fetched.values[i] = byId.get(id) ?? 0));
     }
   } finally {
     reader.close();
   }
+  tell("Kendall's tau, Crawl & Stop and the curves", 0.8);
   const total = fetched.values.reduce((a, b) => a + b, 0);
   if (total > 0) for (let i = 0; i < fetched.values.length; i++) fetched.values[i]! /= total;
   const covered = truthByUrl ? Math.min(1, total / sumOf(truthByUrl.values())) : 1;
@@ -115,9 +124,11 @@ function readFetched(reader: CrawlReader): FetchedPages {
   return { ids, urls, times: Float64Array.from(at), values: new Float64Array(ids.length) };
 }
 
-function computeById(reader: CrawlReader): Map<number, number> {
+function computeById(reader: CrawlReader, tell: (step: string, fraction: number) => void): Map<number, number> {
   const cg = loadCrawlGraph(reader);
-  const { ranks } = pagerank(cg.graph, { damping: DEFAULT_DAMPING });
+  tell(`computing the PageRank of ${cg.graph.n} pages`, 0.3);
+  const onIteration = (i: number, delta: number) => tell(`computing PageRank: iteration ${i}`, 0.3 + 0.45 * iterationFraction(delta, DEFAULT_TOLERANCE));
+  const { ranks } = pagerank(cg.graph, { damping: DEFAULT_DAMPING, onIteration });
   const out = new Map<number, number>();
   for (let v = 0; v < cg.pageIds.length; v++) out.set(cg.pageIds[v]!, ranks[v]!);
   return out;

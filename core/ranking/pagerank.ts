@@ -17,6 +17,8 @@ export interface PageRankOptions {
   start?: Float64Array;
   /** Inner loop: wasm where it runs (default 'auto'), or plain JavaScript; same results. */
   kernel?: 'auto' | 'js' | 'wasm';
+  /** Called after each iteration with the L1 change (progress for a caller that reports it). */
+  onIteration?: (iterations: number, delta: number) => void;
 }
 
 export interface PageRankResult {
@@ -47,7 +49,7 @@ export function pagerank(g: CsrGraph, opts: PageRankOptions = {}): PageRankResul
   if (n === 0) return { ranks: new Float64Array(0), iterations: 0, delta: 0, damping: d, tolerance, kernel: 'js' };
   // Per-node multiplier computed once: 1/outdeg (or 1/out-weight); 0 marks a dangling node.
   const inv = g.weights ? inverseOutWeight(g, g.weights) : inverseOutDegree(g);
-  return iterate(kernelFor(g, inv, opts), n, d, tolerance, maxIterations, opts.start);
+  return iterate(kernelFor(g, inv, opts), n, d, tolerance, maxIterations, opts.start, opts.onIteration);
 }
 
 /**
@@ -66,7 +68,7 @@ function kernelFor(g: CsrGraph, inv: Float64Array, opts: PageRankOptions): Scatt
   return jsKernel(g, inv);
 }
 
-function iterate(k: ScatterKernel, n: number, d: number, tolerance: number, maxIterations: number, start?: Float64Array): PageRankResult {
+function iterate(k: ScatterKernel, n: number, d: number, tolerance: number, maxIterations: number, start?: Float64Array, onIteration?: PageRankOptions['onIteration']): PageRankResult {
   if (start && start.length === n) {
     let sum = 0;
     for (let i = 0; i < n; i++) sum += start[i]!;
@@ -87,9 +89,20 @@ function iterate(k: ScatterKernel, n: number, d: number, tolerance: number, maxI
     }
     k.swap();
     iterations++;
+    onIteration?.(iterations, delta);
   }
   // A copy, so the result does not keep the kernel's memory (the whole graph, for wasm) alive.
   return { ranks: k.rank.slice(), iterations, delta, damping: d, tolerance, kernel: k.kind };
+}
+
+/**
+ * How far an iteration is towards the tolerance, 0..1, on a log scale: the L1 change between
+ * two rank vectors is at most 2 and falls about geometrically, so log(2/delta) grows about
+ * linearly with the iterations done.
+ */
+export function iterationFraction(delta: number, tolerance: number): number {
+  if (!(delta > tolerance)) return 1;
+  return Math.min(1, Math.max(0, Math.log(2 / delta) / Math.log(2 / tolerance)));
 }
 
 function inverseOutDegree(g: CsrGraph): Float64Array {

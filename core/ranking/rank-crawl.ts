@@ -2,7 +2,7 @@ import { CrawlReader, type RunKind } from '../store/crawl-reader.js';
 import type { Db } from '../store/database.js';
 import { PageRankWriter } from '../store/pagerank-writer.js';
 import { loadCrawlGraph } from './crawl-graph.js';
-import { DEFAULT_DAMPING, DEFAULT_TOLERANCE, pagerank } from './pagerank.js';
+import { DEFAULT_DAMPING, DEFAULT_TOLERANCE, iterationFraction, pagerank } from './pagerank.js';
 import { loadSiteGraph } from './site-graph.js';
 
 export interface RankOptions {
@@ -12,6 +12,8 @@ export interface RankOptions {
   site?: boolean;
   /** How many top pages (and sites) to report; default 10. */
   top?: number;
+  /** Told each step and how far the whole ranking is (0..1), for a progress bar. */
+  progress?: (step: string, fraction: number) => void;
 }
 
 export interface RankRunSummary {
@@ -48,9 +50,17 @@ export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummar
     return [value, (performance.now() - t) / 1000];
   };
 
+  // The page graph is most of the work: 0..0.7 with a site ranking after it, else 0..1.
+  const scale = opts.site ? 0.7 : 1;
+  const tell = (step: string, fraction: number) => opts.progress?.(step, fraction);
+  const onIteration = (from: number, to: number, what: string) => (i: number, delta: number) =>
+    tell(`${what}: iteration ${i}`, from + (to - from) * iterationFraction(delta, tolerance));
+  tell('reading the link graph', 0);
   const [cg, pageLoad] = timed(() => loadCrawlGraph(reader));
-  const [pr, pageCompute] = timed(() => pagerank(cg.graph, { damping, tolerance }));
+  tell(`computing the PageRank of ${cg.graph.n} pages`, 0.2 * scale);
+  const [pr, pageCompute] = timed(() => pagerank(cg.graph, { damping, tolerance, onIteration: onIteration(0.2 * scale, 0.85 * scale, 'page PageRank') }));
   const pageRun = { kind: 'page' as const, damping, tolerance, iterations: pr.iterations, nodes: cg.graph.n, edges: cg.graph.targets.length };
+  tell('storing the page PageRank', 0.85 * scale);
   const [pageId, pageStore] = timed(() => writer.save(pageRun, cg.pageIds, pr.ranks));
   const page: RankRunSummary = {
     ...pageRun,
@@ -61,11 +71,17 @@ export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummar
     storeSeconds: pageStore,
     top: reader.topOfRun({ kind: 'page', id: pageId }, top).map(({ name, value }) => ({ name, value })),
   };
-  if (!opts.site) return { page };
+  if (!opts.site) {
+    tell('done', 1);
+    return { page };
+  }
 
+  tell('reading the site graph', 0.7);
   const [sg, siteLoad] = timed(() => loadSiteGraph(reader));
-  const [spr, siteCompute] = timed(() => pagerank(sg.graph, { damping, tolerance }));
+  tell(`computing the PageRank of ${sg.graph.n} sites`, 0.85);
+  const [spr, siteCompute] = timed(() => pagerank(sg.graph, { damping, tolerance, onIteration: onIteration(0.85, 0.97, 'site PageRank') }));
   const siteRun = { kind: 'site' as const, damping, tolerance, iterations: spr.iterations, nodes: sg.graph.n, edges: sg.graph.targets.length };
+  tell('storing the site PageRank', 0.97);
   const [siteId, siteStore] = timed(() => writer.save(siteRun, sg.siteIds, spr.ranks));
   const site: RankRunSummary = {
     ...siteRun,
@@ -76,5 +92,6 @@ export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummar
     storeSeconds: siteStore,
     top: reader.topOfRun({ kind: 'site', id: siteId }, top).map(({ name, value }) => ({ name, value })),
   };
+  tell('done', 1);
   return { page, site };
 }

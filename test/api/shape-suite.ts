@@ -73,7 +73,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
     });
 
     it('says CRAWL_DB_MISSING for a crawl that is not there', async () => {
-      for (const p of [h.api.getPage('no-such-crawl', 'http://x/'), h.api.start('no-such-crawl'), h.api.deleteCrawl('no-such-crawl'), h.api.timeline('no-such-crawl'), h.api.crawlSettings('no-such-crawl')]) {
+      for (const p of [h.api.getPage('no-such-crawl', 'http://x/'), h.api.start('no-such-crawl'), h.api.deleteCrawl('no-such-crawl'), h.api.timeline('no-such-crawl'), h.api.crawlSettings('no-such-crawl'), h.api.pageRankResult('no-such-crawl')]) {
         expect(await codeOf(p)).toBe('CRAWL_DB_MISSING');
       }
     });
@@ -92,6 +92,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(timeline).toMatchObject({ stored: true, points: expect.any(Array) });
       expect(Array.isArray(await h.api.parkedSites('shape'))).toBe(true);
       expect(Array.isArray(await h.api.recentErrors('shape'))).toBe(true);
+      expect(await h.api.pageRankResult('shape')).toBeNull();
       await h.api.deleteCrawl('shape');
       expect((await h.api.listCrawls()).map((c) => c.id)).not.toContain('shape');
     });

@@ -4,6 +4,7 @@
  * requests and seeds with the engine's own parsers, so the UI's tests cannot drift from it.
  */
 import type { CrawlbenchApi, CrawlInfo, CrawlSettingsDto, CrawlStateEvent, CreateCrawlRequest, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
+import type { AnalysisProgressEvent, StoredPageRankDto } from '../../core/api/contract.js';
 import { parseCreateRequest } from '../../core/api/create-request.js';
 import { oneOf, parsePartitionRequest } from '../../core/api/graph-jobs.js';
 import type { PartitionProgressEvent, PartitionReport, PartitionRow } from '../../core/api/contract.js';
@@ -13,6 +14,10 @@ import { parseSeeds, seedSettings } from '../../core/api/seeds.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { badField } from '../../core/errors.js';
 import { parseExportOptions } from '../../core/export/options.js';
+import { metrics } from '../../core/ranking/evaluate.js';
+
+/** The fake's page PageRank, highest first. */
+const FAKE_PAGES = [{ name: 'http://a.test/b', value: 0.4 }, { name: 'http://a.test/d', value: 0.3 }, { name: 'http://a.test/', value: 0.2 }, { name: 'http://b.test/', value: 0.1 }];
 
 export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo {
   return { id, status: 'created', policy: 'breadth-first', pagesFetched: 0, pagesKnown: 1, queued: 1, sites: 1, sizeBytes: 4096, createdAt: '2026-01-01', demoWeb: false, endReason: null, historyMatched: null, ...extra };
@@ -45,6 +50,8 @@ export function fakeApi() {
   const exports = new Map<string, ExportJobDto>();
   const exportCbs = new Set<(e: ExportJobDto) => void>();
   const settings = new Map<string, CrawlSettingsDto>();
+  const storedRanks = new Map<string, StoredPageRankDto>();
+  const analysisCbs = new Set<(e: AnalysisProgressEvent) => void>();
   const calls: string[] = [];
   const partitionCbs = new Set<(e: PartitionProgressEvent) => void>();
   const statsCbs = new Set<(s: StatsEvent) => void>();
@@ -93,8 +100,31 @@ export function fakeApi() {
     recentErrors: async () => [{ url: 'http://a.test/x', code: 'CRAWL_HTTP_4XX', httpStatus: 404 }],
     timeline: (id) => known(id, () => ({ stored: true, points: [] })),
     parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
-    runPageRank: () => fail('CRAWL_INTERNAL', 'not yet'),
-    runEvaluation: () => fail('CRAWL_INTERNAL', 'not yet'),
+    // results: PageRank and the evaluation of a tiny graph, the evaluation by the engine's own metrics().
+    runPageRank: (id) =>
+      known(id, (c) => {
+        if (c.status === 'running') throw Object.assign(new Error(`crawl "${id}" is running; pause it before computing PageRank`), { name: 'CrawlError', code: 'CRAWL_DB_LOCKED' });
+        calls.push(`runPageRank ${id}`);
+        analysisCbs.forEach((cb) => cb({ crawlId: id, what: 'pagerank', fraction: 0.5, step: 'computing the PageRank of 4 pages' }));
+        const run = (kind: 'page' | 'site', runId: number, top: Array<{ name: string; value: number }>) => ({ kind, runId, damping: 0.85, tolerance: 1e-9, iterations: 12, delta: 1e-10, nodes: top.length, edges: 3, loadSeconds: 0.01, computeSeconds: 0.02, storeSeconds: 0.01, top });
+        const result = { page: run('page', 1, FAKE_PAGES), site: run('site', 2, [{ name: 'a.test', value: 0.7 }, { name: 'b.test', value: 0.3 }]) };
+        const stored = (r: typeof result.page) => ({ kind: r.kind, runId: r.runId, damping: r.damping, tolerance: r.tolerance, iterations: r.iterations, nodes: r.nodes, edges: r.edges, createdAt: '2026-01-01T00:00:00.000Z', current: true, top: r.top });
+        storedRanks.set(id, { page: stored(result.page), site: stored(result.site) });
+        return result;
+      }),
+    runEvaluation: (id, opts) =>
+      known(id, () => {
+        calls.push(`runEvaluation ${id}`);
+        analysisCbs.forEach((cb) => cb({ crawlId: id, what: 'evaluation', fraction: 0.8, step: "Kendall's tau, Crawl & Stop and the curves" }));
+        if (opts?.threshold !== undefined && (typeof opts.threshold !== 'number' || !Number.isFinite(opts.threshold))) throw badField('threshold', 'must be a number');
+        // Fetched in this order: the second page holds the most PageRank.
+        const values = Float64Array.from([0.2, 0.4, 0.1, 0.3]);
+        const times = Float64Array.from([0, 1000, 2000, 3000]);
+        return { db: `${id}.db`, oracle: null, truth: storedRanks.has(id) ? 'stored' : 'computed', damping: 0.85, truthCovered: 1, ...metrics({ values, times }, { threshold: opts?.threshold, points: opts?.points }) };
+      }),
+    // results: a crawl's stored PageRank as the engine reads it back (null until a test stores one).
+    pageRankResult: (id) => known(id, () => storedRanks.get(id) ?? null),
+    onAnalysisProgress: (cb) => (analysisCbs.add(cb), () => void analysisCbs.delete(cb)),
     startExport: async (id, req) =>
       known(id, () => {
         // The engine's own checks of a request (the out path is the engine's to choose).
@@ -151,7 +181,7 @@ export function fakeApi() {
     exports.set(e.exportId, e);
     exportCbs.forEach((cb) => cb(e));
   }
-  return { api, calls, crawls, exports, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
+  return { api, calls, crawls, exports, storedRanks, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
 }
 
 /** A partition report of the right shape: volume falls with a partitioner, grows with K. */
