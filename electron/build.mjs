@@ -5,4 +5,6 @@ import { build } from 'esbuild';
 const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: true, external: ['electron', 'better-sqlite3'], logLevel: 'warning' };
 await build({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.mjs', format: 'esm' });
 await build({ ...common, entryPoints: ['electron/engine-host.ts'], outfile: 'dist/electron/engine-host.cjs', format: 'cjs' });
+// The simulator's worker thread (simulation-jobs.ts starts it; engine-host.ts names this file).
+await build({ ...common, entryPoints: ['core/api/simulation-worker.ts'], outfile: 'dist/electron/simulation-worker.cjs', format: 'cjs' });
 await build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs' });

@@ -3,6 +3,7 @@
  * that neither the window's renderer nor the main process ever blocks on it. Speaks the
  * same RpcMessage shape over the parent port.
  */
+import { join } from 'node:path';
 import { EngineApi } from '../core/api/engine-api.js';
 import { dispatch, forwardEvents } from '../core/api/rpc-server.js';
 import { isRpcMessage, type RpcMessage } from '../core/api/rpc.js';
@@ -15,7 +16,8 @@ interface ParentPort {
 const port = (process as unknown as { parentPort: ParentPort }).parentPort;
 const workspace = process.argv[2] ?? 'crawls';
 // Exports go where the window's save dialog said (main.ts sets the path; the page cannot).
-const api = new EngineApi(workspace, { exportAnywhere: true });
+// Dataset folders for the simulator: WORKSPACE/datasets, as `crawlbench serve` (the EngineApi default).
+const api = new EngineApi(workspace, { exportAnywhere: true, simulationWorker: join(__dirname, 'simulation-worker.cjs') });
 const post = (msg: RpcMessage) => port.postMessage(msg);
 
 forwardEvents(api, post);

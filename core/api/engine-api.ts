@@ -18,7 +18,8 @@ import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
 import { GraphJobs } from './graph-jobs.js';
 import { SimulationJobs } from './simulation-jobs.js';
-import { crawlSettingsDto, fileSize, pageDetail, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
+import { crawlSettingsDto, fileSize, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
+import { pageDetail, searchPages } from './page-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, readDemoSidecar, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
@@ -324,8 +325,12 @@ export class EngineApi implements C.CrawlbenchApi {
     return withCrawlReader(this.existing(id), (reader) => sitesPage(reader, query ?? {}));
   }
 
-  async getPage(id: string, url: string, limit = 100): Promise<C.PageDetail | null> {
-    return withCrawlReader(this.existing(id), (reader) => pageDetail(reader, String(url ?? ''), limit));
+  async getPage(id: string, url: string, links?: number | C.PageLinksQuery): Promise<C.PageDetail | null> {
+    return withCrawlReader(this.existing(id), (reader) => pageDetail(reader, url ?? '', links));
+  }
+
+  async searchPages(id: string, query: C.PageSearchQuery = {}): Promise<C.PageSearchDto> {
+    return withCrawlReader(this.existing(id), (reader) => searchPages(reader, query));
   }
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {

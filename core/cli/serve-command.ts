@@ -14,6 +14,10 @@ token; open the URL it prints. Crawls are kept in WORKSPACE (default ./crawls).
                          crawls made at different times have the same URLs (history, comparison)
   --demo-log FILE        append every request the demo webs serve to FILE (NDJSON)
   --export-throttle D    pause every export for D after each chunk of rows (to watch or test
+                         its progress and Cancel; default 0)
+  --datasets DIR         dataset folders the simulator offers (each holding pages.tsv.gz and
+                         links.tsv.gz; default WORKSPACE/datasets)
+  --simulation-throttle D  pause a simulation for D after each progress step (to watch or test
                          its progress and Cancel; default 0)`;
 
 const OPTIONS = {
@@ -22,6 +26,8 @@ const OPTIONS = {
   'demo-log': { type: 'string' },
   'demo-port': { type: 'string' },
   'export-throttle': { type: 'string' },
+  datasets: { type: 'string' },
+  'simulation-throttle': { type: 'string' },
 } as const;
 
 /** The renderer's build output, beside dist/core/ when compiled (dist/renderer). */
@@ -39,7 +45,7 @@ export const serveCommand = defineCommand({
     if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
     // Loaded here, not at start-up: every other command would pay for the whole engine API.
   const [{ EngineApi }, { startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
-  const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort });
+  const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort, datasetsDir: flags.datasets, simulationThrottleMs: durationFlag(flags, 'simulation-throttle') });
     const staticDir = rendererDir();
     if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
     const server = await startBrowserServer({ api, staticDir, exportsDir: api.exportsDir, port: intFlag(flags, 'port', 0) ?? 0 });

@@ -39,6 +39,14 @@ export interface SimulateOptions {
   /** Points kept per curve. */
   points?: number;
   onProgress?: (msg: string) => void;
+  /**
+   * Structured progress for a UI: at each policy's start (fetched 0) and every
+   * `progressEvery` pages within it; `pages` is what the policy can fetch at most (the
+   * reachable pages, or maxPages).
+   */
+  onPolicyProgress?: (e: { policy: string; index: number; count: number; fetched: number; pages: number }) => void;
+  /** Pages between two onPolicyProgress calls within a policy (default 1,000). */
+  progressEvery?: number;
 }
 
 export interface PolicyOutcome {
@@ -128,9 +136,13 @@ export function simulate(opts: SimulateOptions): SimulateReport {
   log(`graph ${opts.graph}: ${p.g.n} pages, ${p.g.graph.targets.length} links, ${p.g.sites.length} sites; ${p.reachableCount} reachable from ${p.seeds.length} seeds (${p.loadSeconds.toFixed(1)} s)`);
   const { history, historySource } = historyFor(names, opts, p);
   const policies: PolicyOutcome[] = [];
-  for (const name of names) {
+  const most = Math.min(p.reachableCount, opts.maxPages ?? Infinity);
+  for (const [index, name] of names.entries()) {
     log(`simulating ${name} ...`);
-    const result = runOne(p, name, opts, history, historySource);
+    const tick = opts.onPolicyProgress;
+    const at = (fetched: number) => tick?.({ policy: name, index, count: names.length, fetched, pages: most });
+    at(0);
+    const result = runOne(p, name, opts, history, historySource, tick ? at : undefined);
     const outcome = evaluateRun(result, p.truth, opts.points ?? 400);
     log(
       `  ${name}: ${outcome.pagesFetched} pages, avg cumulative PageRank ${outcome.averageCumulativePageRank.toFixed(3)}, ` +
@@ -195,6 +207,7 @@ export function runOne(
   opts: Omit<SimulateOptions, 'graph' | 'policies'>,
   history?: ReadonlyMap<string, number>,
   historySource?: string | null,
+  onFetched?: (fetched: number) => void,
 ): SimulationResult {
   const params: Record<string, unknown> = {};
   if (name.startsWith('historical-')) params.history = historySource ?? 'history';
@@ -214,6 +227,8 @@ export function runOne(
     perIp: opts.perIp ?? false,
     history,
     oracle: p.oracle,
+    onFetched,
+    progressEvery: opts.progressEvery,
   }).run();
 }
 

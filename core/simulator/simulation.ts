@@ -40,6 +40,9 @@ export interface SimulationOptions {
    * recorded address is alone on its own, so without addresses this changes nothing.
    */
   perIp?: boolean;
+  /** Called every `progressEvery` pages fetched (default 1,000) with the pages fetched so far: progress for a UI. */
+  onFetched?: (fetched: number) => void;
+  progressEvery?: number;
 }
 
 export interface SimulationResult {
@@ -267,6 +270,7 @@ export class Simulation {
     this.order[this.fetched] = v;
     this.times[this.fetched] = this.clock.t;
     this.fetched++;
+    if (this.o.onFetched && this.fetched % (this.o.progressEvery ?? 1000) === 0) this.o.onFetched(this.fetched);
     site.pagesFetched++;
     this.scheduler.pageDone();
     const { offsets, targets } = this.g.graph;
