@@ -141,6 +141,28 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       await h.api.deleteCrawl('shape-graph');
     });
 
+    // simulate: sources by id, every request field checked by name, kept runs listed.
+    it('lists simulation sources and refuses a bad simulation naming the field', async () => {
+      const sources = await h.api.listSimulationSources();
+      expect(sources).toMatchObject({ crawls: expect.any(Array), datasets: expect.any(Array), datasetsDir: expect.any(String) });
+      expect(sources.policies.map((p) => p.name)).toEqual(expect.arrayContaining(['breadth-first', 'omniscient']));
+      for (const p of sources.policies) expect(p.summary).toMatch(/\w/);
+      const refusal = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string; field?: string }) => ({ code: e.code, field: e.field }));
+      const ok = { source: { kind: 'crawl' as const, id: 'no-such-crawl' }, policies: ['breadth-first'] };
+      expect(await refusal(h.api.startSimulation(ok))).toEqual({ code: 'CRAWL_DB_MISSING', field: 'source' });
+      expect(await refusal(h.api.startSimulation({ ...ok, source: { kind: 'dataset', id: '../etc' } }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'source' });
+      expect(await refusal(h.api.startSimulation({ ...ok, source: { kind: 'dataset', id: 'no-such-dataset' } }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'source' });
+      expect(await refusal(h.api.startSimulation({ ...ok, policies: ['nope'] }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'policies' });
+      expect(await refusal(h.api.startSimulation({ ...ok, r: 0 }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'r' });
+      expect(await refusal(h.api.startSimulation({ ...ok, w: -5 }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'w' });
+      expect(await refusal(h.api.getSimulation('no-such-simulation'))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'simulationId' });
+      expect(await refusal(h.api.cancelSimulation('no-such-simulation'))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'simulationId' });
+      expect(await h.api.listSimulations()).toEqual([]);
+      const off = h.api.onSimulationProgress!(() => {});
+      expect(typeof off).toBe('function');
+      off();
+    });
+
     it('subscribes to events with a function that unsubscribes', () => {
       const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {}), h.api.onExportProgress!(() => {})];
       for (const off of offs) {

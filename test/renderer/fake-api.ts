@@ -15,6 +15,9 @@ import { validateSettings } from '../../core/config/settings.js';
 import { badField } from '../../core/errors.js';
 import { parseExportOptions } from '../../core/export/options.js';
 import { metrics } from '../../core/ranking/evaluate.js';
+import type { SiteRowDto } from '../../core/api/contract.js';
+import { fakeSiteRow, fakeSitesPage } from './fake-sites.js';
+import { fakeSimulations } from './fake-simulations.js';
 
 /** The fake's page PageRank, highest first. */
 const FAKE_PAGES = [{ name: 'http://a.test/b', value: 0.4 }, { name: 'http://a.test/d', value: 0.3 }, { name: 'http://a.test/', value: 0.2 }, { name: 'http://b.test/', value: 0.1 }];
@@ -51,11 +54,14 @@ export function fakeApi() {
   const exportCbs = new Set<(e: ExportJobDto) => void>();
   const settings = new Map<string, CrawlSettingsDto>();
   const storedRanks = new Map<string, StoredPageRankDto>();
+  const sites = new Map<string, SiteRowDto[]>();
   const analysisCbs = new Set<(e: AnalysisProgressEvent) => void>();
   const calls: string[] = [];
   const partitionCbs = new Set<(e: PartitionProgressEvent) => void>();
   const statsCbs = new Set<(s: StatsEvent) => void>();
   const stateCbs = new Set<(s: CrawlStateEvent) => void>();
+  // simulate: runs that stay running until a test calls simulations.finish(id).
+  const simulations = fakeSimulations(() => [...crawls.values()]);
   const fail = (code: string, message: string, field?: string) => Promise.reject(Object.assign(new Error(message), { name: 'CrawlError', code, ...(field ? { field } : {}) }));
   /** The crawl, or the engine's CRAWL_DB_MISSING. */
   const known = <T>(id: string, then: (c: CrawlInfo) => T): Promise<T> => {
@@ -95,7 +101,8 @@ export function fakeApi() {
       crawls.delete(id);
     },
     currentStats: async () => null,
-    listSites: async () => ({ total: 1, rows: [{ host: 'a.test', pagesFetched: 3, pagesKnown: 4, bytes: 10, errors: 0, connectMs: 1, responseMs: 2, requestsPerConn: 1, parked: null }] }),
+    // sites: a test's rows for a crawl (`sites`), else one site; filtered, sorted and paged as the engine does.
+    listSites: async (id, q) => fakeSitesPage(sites.get(id) ?? [fakeSiteRow('a.test')], q),
     getPage: (id, url) => known(id, () => (url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, inLinks: [], outLinks: [], truncated: false })),
     recentErrors: async () => [{ url: 'http://a.test/x', code: 'CRAWL_HTTP_4XX', httpStatus: 404 }],
     timeline: (id) => known(id, () => ({ stored: true, points: [] })),
@@ -175,13 +182,14 @@ export function fakeApi() {
     onPartitionProgress: (cb) => (partitionCbs.add(cb), () => void partitionCbs.delete(cb)),
     onStats: (cb) => (statsCbs.add(cb), () => void statsCbs.delete(cb)),
     onCrawlState: (cb) => (stateCbs.add(cb), () => void stateCbs.delete(cb)),
+    ...simulations.methods,
   };
   /** An export's progress as the engine would send it (kept as its state, then sent to subscribers). */
   function emitExport(e: ExportJobDto): void {
     exports.set(e.exportId, e);
     exportCbs.forEach((cb) => cb(e));
   }
-  return { api, calls, crawls, exports, storedRanks, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
+  return { api, calls, crawls, exports, storedRanks, sites, simulations, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
 }
 
 /** A partition report of the right shape: volume falls with a partitioner, grows with K. */
