@@ -1,0 +1,85 @@
+/**
+ * An accessibility check of every view, in light and in dark mode: axe-core (the engine behind
+ * Lighthouse's and Playwright's checks; @axe-core/playwright wants Node 22, so axe-core itself
+ * is put into the page) on each address of the workbench with a real crawl of the demo web in
+ * it, filled in as a user would see it. No serious or critical violation may remain: contrast,
+ * names of controls and images, labels, table headers, ARIA roles (the tabs among them).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_ID, copyFixtureInto, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** axe-core's serious and critical violations on what the page shows now. */
+async function violations(page: Page): Promise<Violation[]> {
+  // Through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(`${AXE}\n;0`);
+  const found = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`)) as Violation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+const describeView = (v: Violation) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`;
+
+/** Every view, at an address that fills it with the demo crawl (and what to wait for there). */
+const VIEWS: Array<{ name: string; hash: string; ready: string }> = [
+  { name: 'New crawl', hash: '#/new', ready: 'h2#new-title' },
+  { name: 'Live', hash: `#/crawls/${FIXTURE_ID}/live`, ready: '[data-testid="crawl-settings"] [data-fact="policy"]' },
+  { name: 'Crawls', hash: '#/crawls', ready: `tr[data-crawl="${FIXTURE_ID}"]` },
+  { name: 'Sites', hash: `#/crawls/${FIXTURE_ID}/sites`, ready: 'h2' },
+  { name: 'Pages', hash: `#/crawls/${FIXTURE_ID}/pages`, ready: 'h2' },
+  { name: 'Page inspector', hash: '(the first seed, below)', ready: '[data-testid="page"]' },
+  { name: 'Results', hash: `#/crawls/${FIXTURE_ID}/results`, ready: 'h2' },
+  { name: 'Partition', hash: `#/crawls/${FIXTURE_ID}/partition`, ready: 'h2' },
+  { name: 'Simulate', hash: '#/simulate', ready: 'h2' },
+  { name: 'Compare', hash: `#/compare/${FIXTURE_ID}/again`, ready: '[data-testid="compare-cards"], .compare-cards' },
+];
+
+describe.skipIf(noBrowser)('accessibility of every view (axe-core)', () => {
+  let wb: Workbench;
+  let firstUrl = '';
+
+  beforeAll(async () => {
+    wb = await openWorkbench({ name: 'a11y', fixture: true });
+    // A second crawl (the same file under another name) so that Compare has a pair to show.
+    await copyFixtureInto(wb.workspace, 'again');
+    // The inspector at a real page: the demo crawl's first seed.
+    const seed = (await wb.call<{ seeds: string[] }>('crawlSettings', [FIXTURE_ID])).seeds[0]!;
+    firstUrl = (await wb.call<{ url: string } | null>('getPage', [FIXTURE_ID, seed]))!.url;
+  }, 300_000);
+
+  afterAll(async () => {
+    await wb?.close();
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`has no serious or critical violation on any view in ${scheme} mode`, async () => {
+      const { page } = wb;
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(wb.serve.url);
+      const found: string[] = [];
+      for (const v of VIEWS) {
+        const hash = v.name === 'Page inspector' ? `#/crawls/${FIXTURE_ID}/pages?url=${encodeURIComponent(firstUrl)}` : v.hash;
+        await page.evaluate((h) => (location.hash = h), hash);
+        // A reload, so that the charts are drawn in this scheme's theme from the start.
+        await page.reload();
+        await page.locator(v.ready).first().waitFor({ timeout: 60_000 });
+        // Let the view's requests settle (tables, charts).
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        await page.waitForTimeout(300);
+        for (const x of await violations(page)) found.push(`${v.name}: ${describeView(x)}`);
+      }
+      expect(found).toEqual([]);
+      expect(wb.consoleErrors).toEqual([]);
+    }, 300_000);
+  }
+});
