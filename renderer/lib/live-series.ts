@@ -15,7 +15,13 @@ export class LiveSeries {
   readonly r = new BoundedSeries(SERIES_MAX);
   readonly sitesWithPending = new BoundedSeries(SERIES_MAX);
   readonly queued = new BoundedSeries(SERIES_MAX);
+  /** The policy's estimate of the PageRank share fetched, in %, against pages fetched. */
   readonly pagerankVsPages = new BoundedSeries(SERIES_MAX);
+  /**
+   * Its baseline, the random order's expectation: pages fetched over pages known (fetched +
+   * queued) at that moment, in %: what a crawl picking known pages at random would hold.
+   */
+  readonly pagerankRandom = new BoundedSeries(SERIES_MAX);
   private lastT = -Infinity;
   /** Bytes fetched and the PageRank estimate at the last point drawn (Live's counters after a crawl ended). */
   lastBytes: number | null = null;
@@ -48,6 +54,14 @@ export class LiveSeries {
     this.r.push(t, p.r);
     this.sitesWithPending.push(t, p.sitesWithPending);
     this.queued.push(t, p.queued);
-    if (p.pagerankEstimate !== null) this.pagerankVsPages.push(p.pages, p.pagerankEstimate);
+    if (p.pagerankEstimate !== null) {
+      this.pagerankVsPages.push(p.pages, p.pagerankEstimate * 100);
+      this.pagerankRandom.push(p.pages, randomShare(p.pages, p.queued));
+    }
   }
+}
+
+/** The random order's share in %: pages fetched over pages known (fetched + queued). */
+export function randomShare(pages: number, queued: number): number {
+  return pages + queued > 0 ? (100 * pages) / (pages + queued) : 0;
 }

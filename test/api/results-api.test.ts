@@ -1,0 +1,83 @@
+/**
+ * The engine's side of the Results view: a crawl's stored PageRank is read back without
+ * recomputing (null before any run, the latest run with its top pages and sites after one,
+ * marked not current once the crawl has changed), and runPageRank and runEvaluation send
+ * analysisProgress events, step by step, up to the end, for the crawl asked about only.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AnalysisProgressEvent } from '../../core/api/contract.js';
+import { EngineApi } from '../../core/api/engine-api.js';
+import { CrawlStore } from '../../core/store/crawl-store.js';
+import { fetched, makeCrawl } from '../ranking/fixtures.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const dir = tmpDir('crawlbench-results-api-');
+const URLS = Array.from({ length: 12 }, (_, i) => `http://${i < 7 ? 'a' : i < 10 ? 'b' : 'c'}.test/${i}`);
+const LINKS: Array<[number, number]> = [
+  [1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [7, 0], [8, 0], [0, 1], [2, 1], [9, 1], [0, 2], [3, 2], [0, 7], [7, 8], [8, 9], [9, 10], [10, 11], [11, 0], [4, 5], [5, 6],
+];
+makeCrawl(join(dir, 'hand.db'), { urls: URLS, links: LINKS, fetchOrder: [0, 7, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11] });
+makeCrawl(join(dir, 'other.db'), { urls: URLS, links: LINKS, fetchOrder: [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0] });
+const api = new EngineApi(dir);
+afterAll(() => api.close());
+
+function listen(): { events: AnalysisProgressEvent[]; off: () => void } {
+  const events: AnalysisProgressEvent[] = [];
+  const off = api.onAnalysisProgress((e) => events.push(e));
+  return { events, off };
+}
+
+describe('Results API', () => {
+  it('has no stored PageRank before a run, and refuses a crawl that is not there', async () => {
+    expect(await api.pageRankResult('hand')).toBeNull();
+    await expect(api.pageRankResult('nope')).rejects.toMatchObject({ code: 'CRAWL_DB_MISSING' });
+  });
+
+  it('evaluates a crawl without stored PageRank by computing it, telling its steps as it goes', async () => {
+    const { events, off } = listen();
+    const ev = await api.runEvaluation('hand');
+    off();
+    expect(ev.truth).toBe('computed');
+    expect(events.length).toBeGreaterThan(2);
+    expect(events.every((e) => e.crawlId === 'hand' && e.what === 'evaluation')).toBe(true);
+    expect(events.map((e) => e.step)).toContain('computing the PageRank of 12 pages');
+    const fractions = events.map((e) => e.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(fractions[fractions.length - 1]).toBeLessThanOrEqual(1);
+  });
+
+  it('computes PageRank with progress to the end, then reads the same run back, with its top pages and sites', async () => {
+    const { events, off } = listen();
+    const ran = await api.runPageRank('hand');
+    off();
+    expect(events[0]).toMatchObject({ crawlId: 'hand', what: 'pagerank', fraction: 0, step: 'reading the link graph' });
+    expect(events.some((e) => /iteration \d+/.test(e.step))).toBe(true);
+    expect(events[events.length - 1]).toMatchObject({ fraction: 1 });
+    const fractions = events.map((e) => e.fraction);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+
+    const stored = (await api.pageRankResult('hand'))!;
+    expect(stored.page).toMatchObject({ kind: 'page', runId: ran.page.runId, iterations: ran.page.iterations, nodes: 12, edges: ran.page.edges, current: true });
+    expect(stored.page.top.slice(0, ran.page.top.length)).toEqual(ran.page.top);
+    expect(stored.page.top).toHaveLength(12);
+    expect(stored.site).toMatchObject({ kind: 'site', runId: ran.site!.runId, nodes: 3, current: true });
+    expect(stored.site!.top).toEqual(ran.site!.top);
+    expect(await api.pageRankResult('other')).toBeNull();
+
+    // The evaluation now uses the stored run.
+    expect((await api.runEvaluation('hand')).truth).toBe('stored');
+  });
+
+  it('marks the stored run as not current once the crawl has more pages', async () => {
+    const store = CrawlStore.open(join(dir, 'hand.db'));
+    store.begin();
+    const site = store.insertSite('d.test');
+    const id = store.insertPage({ url: 'http://d.test/', siteId: site, depth: 1, parentId: 1, redirects: 0, status: 'queued' });
+    store.recordFetch(id, fetched(Date.now() + 60_000));
+    store.commit();
+    store.close();
+    const stored = (await api.pageRankResult('hand'))!;
+    expect(stored.page.current).toBe(false);
+  });
+});
