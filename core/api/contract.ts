@@ -196,7 +196,7 @@ export interface SitesQuery {
   host?: string;
   /** Only sites in this state; absent: all. */
   state?: SiteStateDto;
-  /** Only sites with failed requests or failed pages. */
+  /** Only sites with errors: failed requests or pages, or parked (robots.txt unreadable, error budget spent). */
   errorsOnly?: boolean;
 }
 
@@ -221,7 +221,7 @@ export interface SiteRowDto {
   requestsPerConn: number | null;
   parked: string | null;
   state: SiteStateDto;
-  /** Pages that ended with each error code (robots.txt refusals and parked sites' pages included). */
+  /** Pages not fetched or failed, by the code they ended with (robots.txt refusals and parked sites' skipped pages included; nofollow and page-limit skips not). */
   errorsByKind: Record<string, number>;
   robots: SiteRobotsDto | null;
   crawlDelayMs: number | null;

@@ -5,10 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import type { CrawlReader } from '../store/crawl-reader.js';
-import type { SiteField } from '../store/record-fields.js';
-import { canonicalize } from '../url/canonical.js';
 import type { CrawlSettings } from '../config/settings.js';
-import { SITE_SORT_KEYS, type CrawlSettingsDto, type EndReasonDto, type PageDetail, type ParkedSiteDto, type RecentError, type SiteSortKey, type SitesPage, type SitesQuery } from './contract.js';
+import type { CrawlSettingsDto, EndReasonDto, ParkedSiteDto, RecentError } from './contract.js';
 
 export interface StoredSummary {
   state: string;
@@ -73,56 +71,8 @@ export function fileSize(path: string): number {
   return [path, `${path}-wal`].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
 }
 
-/** The contract's sort keys (column names) as the reader's site fields. */
-const SORT_FIELDS: Readonly<Record<SiteSortKey, SiteField>> = {
-  host: 'host',
-  pages_fetched: 'pagesFetched',
-  pages_known: 'pagesKnown',
-  bytes: 'bytes',
-  errors: 'errors',
-  connect_ms: 'connectMs',
-  response_ms: 'responseMs',
-  requests_per_conn: 'requestsPerConn',
-};
-const SORT_KEYS: ReadonlySet<string> = new Set(SITE_SORT_KEYS);
-
-export function sitesPage(reader: CrawlReader, q: SitesQuery = {}): SitesPage {
-  const sort = q.sort && SORT_KEYS.has(q.sort) ? q.sort : 'pages_fetched';
-  const fields = ['host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'connectMs', 'responseMs', 'requestsPerConn', 'parked'] as const;
-  return {
-    total: reader.siteCount(),
-    rows: reader.sitesPage(fields, {
-      sort: SORT_FIELDS[sort],
-      descending: q.descending ?? sort !== 'host',
-      limit: Math.min(Math.max(1, Math.floor(q.limit ?? 50)), 500),
-      offset: Math.max(0, Math.floor(q.offset ?? 0)),
-    }),
-  };
-}
-
-export function pageDetail(reader: CrawlReader, url: string, limit = 100): PageDetail | null {
-  const fields = ['id', 'url', 'status', 'httpStatus', 'title', 'contentType', 'bytes', 'depth', 'errorCode', 'fetchedAt'] as const;
-  const asked = url.trim();
-  const row = reader.pageByUrl(canonicalize(asked) ?? asked, fields) ?? reader.pageByUrl(asked, fields);
-  if (!row) return null;
-  const n = Math.min(Math.max(1, limit), 1000);
-  const inLinks = reader.linksTo(row.id, n + 1);
-  const outLinks = reader.linksFrom(row.id, n + 1);
-  return {
-    url: row.url,
-    status: row.status,
-    httpStatus: row.httpStatus,
-    title: row.title,
-    contentType: row.contentType,
-    bytes: row.bytes,
-    depth: row.depth,
-    errorCode: row.errorCode,
-    fetchedAt: row.fetchedAt,
-    inLinks: inLinks.slice(0, n),
-    outLinks: outLinks.slice(0, n),
-    truncated: inLinks.length > n || outLinks.length > n,
-  };
-}
+/** listSites lives in sites-query.ts (filters, states, errors by kind, robots.txt, site PageRank). */
+export { sitesPage } from './sites-query.js';
 
 export function recentErrors(reader: CrawlReader, limit = 20): RecentError[] {
   return reader.recentErrors(Math.min(Math.max(1, limit), 200)).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));

@@ -163,6 +163,47 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       off();
     });
 
+    // pages (issue 18): the search's shape and its refusals, named by field.
+    it('searches a crawl\'s pages in one shape, and refuses a bad search or link field naming it', async () => {
+      expect(await codeOf(h.api.searchPages('no-such-crawl', {}))).toBe('CRAWL_DB_MISSING');
+      await h.api.createCrawl({ name: 'shape-pages', seedText: 'http://127.0.0.1:9/', w: 0 });
+      const found = await h.api.searchPages('shape-pages', { limit: 5 });
+      expect(found).toMatchObject({ totalAtLeast: expect.any(Number), rows: expect.any(Array), offset: 0, limit: 5, sort: 'fetch', descending: false, indexed: expect.any(Boolean) });
+      expect(found.total === null || typeof found.total === 'number').toBe(true);
+      expect(found).toHaveProperty('pagerankRun');
+      for (const row of found.rows) {
+        expect(Object.keys(row).sort()).toEqual(['bytes', 'contentType', 'depth', 'fetchSeq', 'httpStatus', 'inDegree', 'pagerank', 'status', 'url']);
+      }
+      const refusal = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string; field?: string }) => ({ code: e.code, field: e.field }));
+      expect(await refusal(h.api.searchPages('shape-pages', { status: 'gone' as 'fetched' }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'status' });
+      expect(await refusal(h.api.searchPages('shape-pages', { sort: 'size' as 'fetch' }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'sort' });
+      expect(await refusal(h.api.searchPages('shape-pages', { limit: 0 }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'limit' });
+      expect(await refusal(h.api.searchPages('shape-pages', { depth: -1 }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'depth' });
+      expect(await refusal(h.api.searchPages('shape-pages', { url: 7 as unknown as string }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'url' });
+      expect(await refusal(h.api.searchPages('shape-pages', { color: 'red' } as never))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'color' });
+      expect(await refusal(h.api.getPage('shape-pages', 'http://127.0.0.1:9/', { linkLimit: 0 }))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'linkLimit' });
+      await h.api.deleteCrawl('shape-pages');
+    });
+
+    // sites: the Sites view's rows and filters, and each bad query field refused by name.
+    it('lists a crawl\'s sites in one shape, and refuses a bad sites query naming the field', async () => {
+      await h.api.createCrawl({ name: 'sites-shape', seedText: 'http://127.0.0.1:9/', w: 0 });
+      const page = await h.api.listSites('sites-shape', { host: 'x', state: 'done', errorsOnly: false, sort: 'site_pagerank', limit: 5 });
+      expect(page).toMatchObject({ total: expect.any(Number), allSites: expect.any(Number), rows: expect.any(Array) });
+      expect(page).toHaveProperty('pagerankRun');
+      for (const r of (await h.api.listSites('sites-shape', { limit: 5 })).rows) {
+        expect(r).toMatchObject({ host: expect.any(String), pagesFetched: expect.any(Number), state: expect.stringMatching(/^(pending|done|parked)$/), errorsByKind: expect.any(Object) });
+        for (const k of ['robots', 'crawlDelayMs', 'pagerank', 'parked', 'connectMs', 'requestsPerConn']) expect(r).toHaveProperty(k);
+      }
+      const fields = await Promise.all(
+        [{ sort: 'nope' }, { offset: -1 }, { limit: 501 }, { state: 'busy' }, { host: 3 }, { errorsOnly: 'yes' }].map((q) =>
+          h.api.listSites('sites-shape', q as never).then(() => 'resolved', (e: { code?: string; field?: string }) => `${e.code} ${e.field}`),
+        ),
+      );
+      expect(fields).toEqual(['sort', 'offset', 'limit', 'state', 'host', 'errorsOnly'].map((f) => `CRAWL_BAD_OPTION ${f}`));
+      await h.api.deleteCrawl('sites-shape');
+    });
+
     it('subscribes to events with a function that unsubscribes', () => {
       const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {}), h.api.onExportProgress!(() => {})];
       for (const off of offs) {

@@ -17,6 +17,8 @@ import { parseExportOptions } from '../../core/export/options.js';
 import { metrics } from '../../core/ranking/evaluate.js';
 import type { SiteRowDto } from '../../core/api/contract.js';
 import { fakeSiteRow, fakeSitesPage } from './fake-sites.js';
+import { parsePageLinks } from '../../core/api/pages-query.js';
+import { fakePageDetail, fakePages, fakeSearchPages, type FakePage } from './fake-pages.js';
 import { fakeSimulations } from './fake-simulations.js';
 
 /** The fake's page PageRank, highest first. */
@@ -55,6 +57,7 @@ export function fakeApi() {
   const settings = new Map<string, CrawlSettingsDto>();
   const storedRanks = new Map<string, StoredPageRankDto>();
   const sites = new Map<string, SiteRowDto[]>();
+  const pages = new Map<string, FakePage[]>();
   const analysisCbs = new Set<(e: AnalysisProgressEvent) => void>();
   const calls: string[] = [];
   const partitionCbs = new Set<(e: PartitionProgressEvent) => void>();
@@ -103,7 +106,15 @@ export function fakeApi() {
     currentStats: async () => null,
     // sites: a test's rows for a crawl (`sites`), else one site; filtered, sorted and paged as the engine does.
     listSites: async (id, q) => fakeSitesPage(sites.get(id) ?? [fakeSiteRow('a.test')], q),
-    getPage: (id, url) => known(id, () => (url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, inLinks: [], outLinks: [], truncated: false })),
+    // pages: a test's pages for a crawl (`pages`), searched and looked up as the engine does; else any URL but "missing" is a page with a hostile title.
+    getPage: async (id, url, links) =>
+      known(id, () => {
+        const held = pages.get(id);
+        if (held) return fakePageDetail(held, url, links);
+        const { linkLimit, inOffset, outOffset } = parsePageLinks(links);
+        return url.includes('missing') ? null : { url, status: 'fetched', httpStatus: 200, title: '<img src=x onerror=alert(1)>', contentType: 'text/html', bytes: 10, depth: 0, errorCode: null, fetchedAt: 1, fetchSeq: 1, inLinks: [], outLinks: [], truncated: false, pagerank: null, pagerankRun: null, discoveryPath: [], inLinkCount: 0, outLinkCount: 0, inOffset, outOffset, linkLimit };
+      }),
+    searchPages: async (id, q) => known(id, () => fakeSearchPages(pages.get(id) ?? fakePages(3), q)),
     recentErrors: async () => [{ url: 'http://a.test/x', code: 'CRAWL_HTTP_4XX', httpStatus: 404 }],
     timeline: (id) => known(id, () => ({ stored: true, points: [] })),
     parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
@@ -189,7 +200,7 @@ export function fakeApi() {
     exports.set(e.exportId, e);
     exportCbs.forEach((cb) => cb(e));
   }
-  return { api, calls, crawls, exports, storedRanks, sites, simulations, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
+  return { api, calls, crawls, exports, storedRanks, sites, pages, simulations, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
 }
 
 /** A partition report of the right shape: volume falls with a partitioner, grows with K. */

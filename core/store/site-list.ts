@@ -1,0 +1,152 @@
+/**
+ * The sites table as the Sites view reads it, over a CrawlReader and bounded by its snapshot:
+ * one page of sites filtered (host substring, state, errors) and sorted in SQL, with the
+ * number matching; then, for the page's sites only, their pages' error codes (one grouped
+ * query) and their robots.txt answers. Kept apart from crawl-reader.ts so each file stays one
+ * subject.
+ *
+ * A site's state comes from its row and the frontier: parked (sites.parked set), pending
+ * (a page of it in the frontier, or fetched after the snapshot), done (neither). The
+ * frontier has no site index, so the pending set is one scan of it per query (bounded by the
+ * frontier's size; empty once a crawl finishes).
+ */
+import type { CrawlReader } from './crawl-reader.js';
+import { siteSelect, type SiteRecord } from './record-fields.js';
+
+export type SiteListState = 'pending' | 'done' | 'parked';
+
+/** What a list can be sorted by: a site field, the site's PageRank, or its state. */
+export type SiteListSort =
+  | 'host'
+  | 'pagesFetched'
+  | 'pagesKnown'
+  | 'bytes'
+  | 'errors'
+  | 'connectMs'
+  | 'responseMs'
+  | 'requestsPerConn'
+  | 'crawlDelayMs'
+  | 'pagerank'
+  | 'state';
+
+export interface SiteListQuery {
+  /** Lower-case text the host holds (LIKE wildcards in it are taken literally); null: any. */
+  host: string | null;
+  state: SiteListState | null;
+  /** Only sites with a failed request or page, or parked (its robots.txt failed, or its error budget). */
+  errorsOnly: boolean;
+  sort: SiteListSort;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+const ROW_FIELDS = ['id', 'host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'connectMs', 'responseMs', 'requestsPerConn', 'crawlDelayMs', 'parked'] as const;
+
+export type SiteListRow = Pick<SiteRecord, (typeof ROW_FIELDS)[number]> & {
+  state: SiteListState;
+  /** The site's value in the run asked for; null without a run or a value. */
+  pagerank: number | null;
+};
+
+export interface SiteListPage {
+  /** Sites matching the filters. */
+  matching: number;
+  rows: SiteListRow[];
+}
+
+/** One robots.txt answer of an origin of a site (robots table: rules, allow-all, unavailable). */
+export interface SiteRobotsRow {
+  siteId: number;
+  origin: string;
+  state: 'rules' | 'allow-all' | 'unavailable';
+  httpStatus: number | null;
+}
+
+/** The ORDER BY expression of each sort (a column of the inner select): named here, never by a caller. */
+const ORDER: Readonly<Record<SiteListSort, string>> = {
+  host: '"host"',
+  pagesFetched: '"pagesFetched"',
+  pagesKnown: '"pagesKnown"',
+  bytes: '"bytes"',
+  errors: '"errors"',
+  connectMs: '"connectMs"',
+  responseMs: '"responseMs"',
+  requestsPerConn: '"requestsPerConn"',
+  crawlDelayMs: '"crawlDelayMs"',
+  pagerank: '"pagerank"',
+  state: '"state"',
+};
+
+/** Sites with a page still to fetch as of the snapshot (in the frontier, or fetched since). */
+const PENDING = `(SELECT site_id FROM frontier WHERE page_id <= @p UNION SELECT site_id FROM pages WHERE fetch_seq > @s)`;
+const STATE = `CASE WHEN s.parked IS NOT NULL THEN 'parked' WHEN s.id IN ${PENDING} THEN 'pending' ELSE 'done' END`;
+const FILTER = `s.id <= @site
+  AND (@host IS NULL OR s.host LIKE @host ESCAPE '\\')
+  AND (@errorsOnly = 0 OR s.errors > 0 OR s.pages_failed > 0 OR s.parked IS NOT NULL)`;
+
+export class SiteList {
+  constructor(private readonly reader: CrawlReader) {}
+
+  /**
+   * A page of sites and how many match. `runId`: the site PageRank run whose values to join
+   * (null: none). Ties, and nulls (last either way), fall back to the site id.
+   */
+  page(q: SiteListQuery, runId: number | null): SiteListPage {
+    const params = {
+      ...this.reader.params,
+      host: q.host === null || q.host === '' ? null : `%${likeEscape(q.host)}%`,
+      state: q.state,
+      errorsOnly: q.errorsOnly ? 1 : 0,
+      run: runId ?? -1,
+    };
+    // The state filter compares the CASE above: the pending set is built once per statement.
+    const from = `FROM (SELECT ${siteSelect(ROW_FIELDS)}, ${STATE} AS state, r.value AS pagerank
+        FROM sites s LEFT JOIN site_pagerank r ON r.run_id = @run AND r.site_id = s.id
+        WHERE ${FILTER}) s
+      WHERE (@state IS NULL OR s.state = @state)`;
+    const matching = this.reader.prepared(`SELECT count(*) ${from}`).pluck().get(params) as number;
+    const sql = `SELECT s.* ${from} ORDER BY s.${ORDER[q.sort]} ${q.descending ? 'DESC' : 'ASC'} NULLS LAST, s.id LIMIT @limit OFFSET @offset`;
+    const rows = this.reader.prepared(sql).all({ ...params, limit: q.limit, offset: q.offset }) as SiteListRow[];
+    return { matching, rows };
+  }
+
+  /**
+   * Pages of these sites that ended with an error code, by site and code, as of the snapshot
+   * (a page being retried, still queued, is not counted). One grouped pass over the pages.
+   */
+  errorsByKind(siteIds: readonly number[]): Map<number, Record<string, number>> {
+    const out = new Map<number, Record<string, number>>();
+    if (siteIds.length === 0) return out;
+    const rows = this.reader
+      .prepared(
+        `SELECT site_id AS siteId, error_code AS code, count(*) AS n FROM pages
+         WHERE site_id IN (SELECT value FROM json_each(@ids)) AND id <= @p AND error_code IS NOT NULL
+           AND status <> 'queued' AND (fetch_seq IS NULL OR fetch_seq <= @s)
+         GROUP BY site_id, error_code`,
+      )
+      .all({ ...this.reader.params, ids: JSON.stringify(siteIds) }) as Array<{ siteId: number; code: string; n: number }>;
+    for (const r of rows) {
+      const kinds = out.get(r.siteId) ?? {};
+      kinds[r.code] = r.n;
+      out.set(r.siteId, kinds);
+    }
+    return out;
+  }
+
+  /** The robots.txt answers of these sites' origins, by origin. */
+  robots(siteIds: readonly number[]): SiteRobotsRow[] {
+    if (siteIds.length === 0) return [];
+    return this.reader
+      .prepared(
+        `SELECT site_id AS siteId, origin, state, http_status AS httpStatus FROM robots
+         WHERE site_id IN (SELECT value FROM json_each(@ids)) AND site_id <= @site ORDER BY site_id, origin`,
+      )
+      .all({ ...this.reader.params, ids: JSON.stringify(siteIds) }) as SiteRobotsRow[];
+  }
+}
+
+/** Text for LIKE ... ESCAPE '\': its own %, _ and \ match themselves. */
+function likeEscape(text: string): string {
+  return text.replaceAll(/[\\%_]/g, (c) => `\\${c}`);
+}
