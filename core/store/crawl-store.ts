@@ -5,6 +5,7 @@ import { validateSettings } from '../config/settings.js';
 import { CrawlReader, type CrawlTotals } from './crawl-reader.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
+import { buildPageSearchIndexes, dropPageSearchIndexes } from './page-search-index.js';
 import type { CrawlState, PageStatus } from './crawl-state.js';
 import { UrlIndex } from './url-index.js';
 
@@ -207,8 +208,10 @@ export class CrawlStore {
    */
   buildReadIndexes(): void {
     for (const index of READ_INDEXES) this.db.exec(index.sql);
+    buildPageSearchIndexes(this.db);
   }
   dropReadIndexes(): void {
+    dropPageSearchIndexes(this.db);
     for (const index of READ_INDEXES) this.db.exec(`DROP INDEX IF EXISTS ${index.name}`);
   }
 

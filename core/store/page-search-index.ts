@@ -1,0 +1,43 @@
+/**
+ * The Pages view's read indexes (issue 18), built when a crawl finishes beside pages_url and
+ * links_dst (CrawlStore.buildReadIndexes) and dropped when it resumes, where they would cost
+ * every discovered page and link a write at a random place:
+ * - pages_fts: an FTS5 trigram index over the URLs (external content: the URLs stay in pages
+ *   only; detail=none keeps it small, and a LIKE '%text%' on it is still exact, since FTS5
+ *   checks each candidate against the URL itself). A URL-substring search then reads the
+ *   rows that hold the text's trigrams instead of every URL.
+ * - pages_site: pages by site, for the site filter.
+ * - page_indegree (schema 6): each page's in-links, counted once from links_dst.
+ * Which of them a crawl has is what PageSearch (page-search.ts) asks before choosing a plan.
+ */
+import type { Db } from './database.js';
+
+export const PAGE_SEARCH_INDEXES = [
+  { name: 'pages_site', sql: 'CREATE INDEX IF NOT EXISTS pages_site ON pages(site_id)' },
+] as const;
+
+/** Builds what is missing; each step its own transaction (call outside a batch). Needs links_dst for a fast count. */
+export function buildPageSearchIndexes(db: Db): void {
+  for (const index of PAGE_SEARCH_INDEXES) db.exec(index.sql);
+  if (!hasTable(db, 'page_indegree')) return; // a database not migrated to schema 6 (never: writers migrate)
+  if (!hasTable(db, 'pages_fts')) {
+    db.transaction(() => {
+      db.exec('DELETE FROM page_indegree');
+      db.exec(`INSERT INTO page_indegree(page_id, indegree)
+        SELECT p.id, coalesce(c.n, 0) FROM pages p LEFT JOIN (SELECT dst, count(*) AS n FROM links GROUP BY dst) c ON c.dst = p.id`);
+      // Last: its presence says the crawl's read indexes are complete.
+      db.exec("CREATE VIRTUAL TABLE pages_fts USING fts5(url, content='pages', content_rowid='id', tokenize='trigram', detail='none')");
+      db.exec("INSERT INTO pages_fts(pages_fts) VALUES('rebuild')");
+    })();
+  }
+}
+
+export function dropPageSearchIndexes(db: Db): void {
+  if (hasTable(db, 'pages_fts')) db.exec('DROP TABLE pages_fts');
+  if (hasTable(db, 'page_indegree')) db.exec('DELETE FROM page_indegree');
+  for (const index of PAGE_SEARCH_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+}
+
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(name) === 1;
+}

@@ -1,0 +1,331 @@
+/**
+ * The Pages view's questions (issue 18): pages found by URL text, site, status, type and
+ * depth, sorted by fetch order, PageRank or in-degree, one page of results at a time; and one
+ * page's facts for the inspector (PageRank, discovery path, link totals, links paged).
+ *
+ * Why two plans. The first result page of a 3M-page crawl must come within a second, and no
+ * single SQL text does that for every question:
+ * - a *narrow* question (a URL text whose trigram index finds at most NARROW pages, or a site
+ *   with at most NARROW pages) reads those pages and sorts them;
+ * - any other question walks the sort key's index (pages_fetch_seq, pagerank_order,
+ *   page_indegree_order) and tests each page against the filters, stopping at the result
+ *   page's end: a wide question meets its matches early.
+ * A sort puts the pages it has no key for (not fetched yet, no PageRank value) after the
+ * others, in discovery order, in either direction: each sort is a list of segments read in turn.
+ *
+ * Totals are counted in page-id ranges within a time budget; past it the total is unknown
+ * (null) and `totalAtLeast` says how many were counted. All reads are as of the reader's
+ * snapshot (a running crawl reads as at open).
+ */
+import type { CrawlReader } from './crawl-reader.js';
+import type { PageStatus } from './crawl-state.js';
+
+export type PageSortKey = 'fetch' | 'pagerank' | 'indegree';
+export type HttpClass = '2xx' | '3xx' | '4xx' | '5xx';
+
+export interface PageSearchFilter {
+  /** Text the URL contains (case-insensitive for ASCII letters). */
+  urlText?: string;
+  siteId?: number;
+  status?: PageStatus | HttpClass;
+  /** Content type prefix (case-insensitive), e.g. "text/html". */
+  typePrefix?: string;
+  depth?: number;
+  /** true: depth equals `depth`; false: at most `depth`. */
+  exactDepth?: boolean;
+}
+
+export interface PageSearchRequest extends PageSearchFilter {
+  sort: PageSortKey;
+  descending: boolean;
+  offset: number;
+  limit: number;
+  /** Milliseconds the count may take before the total is given up (default 300). */
+  countBudgetMs?: number;
+}
+
+export interface PageSearchRow {
+  id: number;
+  url: string;
+  status: PageStatus;
+  httpStatus: number | null;
+  contentType: string | null;
+  bytes: number | null;
+  depth: number;
+  fetchSeq: number | null;
+  pagerank: number | null;
+  inDegree: number | null;
+}
+
+export interface PageSearchResult {
+  rows: PageSearchRow[];
+  total: number | null;
+  totalAtLeast: number;
+  /** The crawl's search indexes exist (built when it finished). */
+  indexed: boolean;
+  /** The page PageRank run the values are from, if any. */
+  pagerankRun: number | null;
+  /** Which plan answered (for the bench and tests). */
+  plan: 'narrow' | 'scan';
+}
+
+/** A question is narrow when it reads at most this many pages. */
+export const NARROW = 20_000;
+/** Page ids per counting step. */
+const COUNT_STEP = 200_000;
+
+const PAGE_STATUSES: ReadonlySet<string> = new Set(['queued', 'fetched', 'duplicate', 'failed', 'skipped', 'disallowed']);
+
+/** Escapes LIKE's wildcards (the pattern uses ESCAPE '\'). */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+interface Where {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/** A segment of a sort: the pages it covers, in one order. */
+interface Segment {
+  from: string;
+  where: string;
+  order: string;
+}
+
+export class PageSearch {
+  constructor(private readonly reader: CrawlReader) {}
+
+  /** Whether the crawl's read indexes for the Pages view exist (built when it finished). */
+  indexed(): boolean {
+    return this.reader.prepared("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'pages_fts'").pluck().get() === 1;
+  }
+
+  private hasIndex(name: string): boolean {
+    return this.reader.prepared("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(name) === 1;
+  }
+
+  siteId(host: string): number | undefined {
+    return this.reader.prepared('SELECT id FROM sites WHERE host = ? AND id <= ?').pluck().get(host, this.reader.params.site) as number | undefined;
+  }
+
+  /** The latest page PageRank run's id, or null. */
+  pagerankRun(): number | null {
+    return this.reader.latestRun('page')?.id ?? null;
+  }
+
+  search(q: PageSearchRequest): PageSearchResult {
+    const indexed = this.indexed();
+    const run = this.pagerankRun();
+    const where = this.filters(q);
+    const narrow = this.narrowSource(q, indexed);
+    let ids: number[];
+    let total: number | null = null;
+    let totalAtLeast = 0;
+    if (narrow) {
+      ids = this.narrowPage(narrow, where, q, run);
+      total = this.reader.prepared(`SELECT count(*) FROM pages p WHERE ${narrow.sql} AND ${where.sql}`).pluck().get({ ...this.params(), ...narrow.params, ...where.params }) as number;
+      totalAtLeast = total;
+    } else {
+      ids = this.scanPage(where, q, run);
+      const counted = this.count(where, q.countBudgetMs ?? 300);
+      total = counted.total;
+      totalAtLeast = Math.max(counted.atLeast, ids.length > 0 ? q.offset + ids.length : 0);
+    }
+    return { rows: this.decorate(ids, run, indexed), total, totalAtLeast, indexed, pagerankRun: run, plan: narrow ? 'narrow' : 'scan' };
+  }
+
+  private params(): Record<string, unknown> {
+    return { ...this.reader.params };
+  }
+
+  /** The filters as one SQL condition on pages p (snapshot-aware, like record-fields.ts). */
+  private filters(f: PageSearchFilter): Where {
+    const parts = ['p.id <= @p'];
+    const params: Record<string, unknown> = {};
+    if (f.urlText) {
+      parts.push("p.url LIKE @urlLike ESCAPE '\\'");
+      params.urlLike = `%${likeEscape(f.urlText)}%`;
+    }
+    if (f.siteId !== undefined) {
+      parts.push('p.site_id = @siteId');
+      params.siteId = f.siteId;
+    }
+    if (f.status !== undefined) {
+      if (PAGE_STATUSES.has(f.status)) {
+        parts.push("(CASE WHEN p.fetch_seq > @s THEN 'queued' ELSE p.status END) = @status");
+        params.status = f.status;
+      } else {
+        const lo = Number(f.status[0]) * 100;
+        parts.push('p.http_status >= @httpLo AND p.http_status < @httpHi AND (p.fetch_seq IS NULL OR p.fetch_seq <= @s)');
+        Object.assign(params, { httpLo: lo, httpHi: lo + 100 });
+      }
+    }
+    if (f.typePrefix) {
+      parts.push("p.content_type LIKE @typeLike ESCAPE '\\' AND (p.fetch_seq IS NULL OR p.fetch_seq <= @s)");
+      params.typeLike = `${likeEscape(f.typePrefix)}%`;
+    }
+    if (f.depth !== undefined) {
+      parts.push(f.exactDepth ? 'p.depth = @depth' : 'p.depth <= @depth');
+      params.depth = f.depth;
+    }
+    return { sql: parts.join(' AND '), params };
+  }
+
+  /** The few pages a narrow question reads, as a condition on p.id or p.site_id; undefined when it is wide. */
+  private narrowSource(q: PageSearchRequest, indexed: boolean): Where | undefined {
+    const candidates: Where[] = [];
+    if (q.urlText && indexed && q.urlText.length >= 3) {
+      const like = `%${likeEscape(q.urlText)}%`;
+      // Trigram LIKE with an ESCAPE clause is not indexed; without one '_' and '%' in the text would be wildcards.
+      if (!/[\\%_]/.test(q.urlText)) {
+        const n = this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages_fts WHERE url LIKE @like LIMIT @cap)').pluck().get({ like, cap: NARROW + 1 }) as number;
+        if (n <= NARROW) candidates.push({ sql: 'p.id IN (SELECT rowid FROM pages_fts WHERE url LIKE @ftsLike)', params: { ftsLike: like } });
+      }
+    }
+    if (q.siteId !== undefined && this.hasIndex('pages_site')) {
+      const n = this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages WHERE site_id = @site LIMIT @cap)').pluck().get({ site: q.siteId, cap: NARROW + 1 }) as number;
+      if (n <= NARROW) candidates.push({ sql: 'p.site_id = @narrowSite', params: { narrowSite: q.siteId } });
+    }
+    return candidates[0];
+  }
+
+  /** Sort keys as SQL over pages p with pagerank r and page_indegree d joined. */
+  private keyOf(sort: PageSortKey): { key: string; missing: string; join: string } {
+    if (sort === 'fetch') return { key: 'p.fetch_seq', missing: '(p.fetch_seq IS NULL OR p.fetch_seq > @s)', join: '' };
+    if (sort === 'pagerank') return { key: 'r.value', missing: 'r.value IS NULL', join: 'LEFT JOIN pagerank r ON r.run_id = @run AND r.page_id = p.id' };
+    return { key: 'd.indegree', missing: 'd.indegree IS NULL', join: 'LEFT JOIN page_indegree d ON d.page_id = p.id' };
+  }
+
+  private narrowPage(source: Where, where: Where, q: PageSearchRequest, run: number | null): number[] {
+    const { key, missing, join } = this.keyOf(q.sort);
+    const dir = q.descending ? 'DESC' : 'ASC';
+    const sql = `SELECT p.id FROM pages p ${join} WHERE ${source.sql} AND ${where.sql}
+      ORDER BY ${missing}, ${key} ${dir}, CASE WHEN ${missing} THEN p.id ELSE 0 END, p.id ${dir} LIMIT @limit OFFSET @offset`;
+    return this.reader.prepared(sql).pluck().all({ ...this.params(), ...source.params, ...where.params, run, limit: q.limit, offset: q.offset }) as number[];
+  }
+
+  /** A sort's segments: the pages with a key in key order (by its index), then those without one by id. */
+  private segments(sort: PageSortKey, descending: boolean): Segment[] {
+    const dir = descending ? 'DESC' : 'ASC';
+    if (sort === 'fetch') {
+      return [
+        { from: 'pages p', where: 'p.fetch_seq <= @s', order: `p.fetch_seq ${dir}` },
+        { from: 'pages p', where: '(p.fetch_seq IS NULL OR p.fetch_seq > @s)', order: 'p.id' },
+      ];
+    }
+    if (sort === 'pagerank') {
+      return [
+        { from: 'pagerank r JOIN pages p ON p.id = r.page_id', where: 'r.run_id = @run', order: `r.value ${dir}, r.page_id ${dir}` },
+        { from: 'pages p', where: 'NOT EXISTS (SELECT 1 FROM pagerank r WHERE r.run_id = @run AND r.page_id = p.id)', order: 'p.id' },
+      ];
+    }
+    return [
+      { from: 'page_indegree d JOIN pages p ON p.id = d.page_id', where: 'TRUE', order: `d.indegree ${dir}, d.page_id ${dir}` },
+      { from: 'pages p', where: 'NOT EXISTS (SELECT 1 FROM page_indegree d WHERE d.page_id = p.id)', order: 'p.id' },
+    ];
+  }
+
+  private scanPage(where: Where, q: PageSearchRequest, run: number | null): number[] {
+    const out: number[] = [];
+    let offset = q.offset;
+    for (const seg of this.segments(q.sort, q.descending)) {
+      const params = { ...this.params(), ...where.params, run };
+      const cond = `${seg.where} AND ${where.sql}`;
+      const rows = this.reader.prepared(`SELECT p.id FROM ${seg.from} WHERE ${cond} ORDER BY ${seg.order} LIMIT @limit OFFSET @offset`).pluck().all({ ...params, limit: q.limit - out.length, offset }) as number[];
+      out.push(...rows);
+      if (out.length >= q.limit) break;
+      // This segment ended within the page: the next starts at the page's remaining offset.
+      if (rows.length > 0) offset = 0;
+      else offset -= this.reader.prepared(`SELECT count(*) FROM ${seg.from} WHERE ${cond}`).pluck().get(params) as number;
+      offset = Math.max(0, offset);
+    }
+    return out;
+  }
+
+  /** Pages matching, counted in page-id ranges until done or out of time. */
+  private count(where: Where, budgetMs: number): { total: number | null; atLeast: number } {
+    const started = Date.now();
+    const params = { ...this.params(), ...where.params };
+    if (Object.keys(where.params).length === 0) {
+      const n = this.reader.prepared('SELECT count(*) FROM pages p WHERE p.id <= @p').pluck().get(params) as number;
+      return { total: n, atLeast: n };
+    }
+    const st = this.reader.prepared(`SELECT count(*) FROM pages p WHERE p.id > @lo AND p.id <= @hi AND ${where.sql}`).pluck();
+    const last = this.reader.params.p;
+    let n = 0;
+    for (let lo = 0; lo < last; lo += COUNT_STEP) {
+      if (Date.now() - started > budgetMs) return { total: null, atLeast: n };
+      n += st.get({ ...params, lo, hi: Math.min(last, lo + COUNT_STEP) }) as number;
+    }
+    return { total: n, atLeast: n };
+  }
+
+  private decorate(ids: number[], run: number | null, indexed: boolean): PageSearchRow[] {
+    const page = this.reader.prepared(`SELECT p.id, p.url, CASE WHEN p.fetch_seq > @s THEN 'queued' ELSE p.status END AS status,
+        CASE WHEN p.fetch_seq > @s THEN NULL ELSE p.http_status END AS httpStatus,
+        CASE WHEN p.fetch_seq > @s THEN NULL ELSE p.content_type END AS contentType,
+        CASE WHEN p.fetch_seq > @s THEN NULL ELSE p.bytes END AS bytes, p.depth,
+        CASE WHEN p.fetch_seq > @s THEN NULL ELSE p.fetch_seq END AS fetchSeq,
+        (SELECT value FROM pagerank WHERE run_id = @run AND page_id = p.id) AS pagerank,
+        CASE WHEN @indexed THEN (SELECT indegree FROM page_indegree WHERE page_id = p.id) END AS inDegree
+      FROM pages p WHERE p.id = @id`);
+    const params = { ...this.params(), run, indexed: indexed ? 1 : 0 };
+    return ids.map((id) => page.get({ ...params, id }) as PageSearchRow);
+  }
+
+  // ---- one page, for the inspector --------------------------------------------------------
+  /** The page's PageRank in the latest page run, or null. */
+  pagerankOf(pageId: number, run: number | null): number | null {
+    if (run === null) return null;
+    return (this.reader.prepared('SELECT value FROM pagerank WHERE run_id = ? AND page_id = ?').pluck().get(run, pageId) as number | undefined) ?? null;
+  }
+
+  /** The chain of pages from a seed to this page's parent (pages.parent_id), at most `max` long. */
+  discoveryPath(pageId: number, max = 1000): Array<{ url: string; depth: number }> {
+    const st = this.reader.prepared('SELECT parent_id AS parentId, url, depth FROM pages WHERE id = ?');
+    const path: Array<{ url: string; depth: number }> = [];
+    const seen = new Set<number>([pageId]);
+    let next = (st.get(pageId) as { parentId: number | null } | undefined)?.parentId ?? null;
+    while (next !== null && !seen.has(next) && path.length < max) {
+      seen.add(next);
+      const row = st.get(next) as { parentId: number | null; url: string; depth: number } | undefined;
+      if (!row) break;
+      path.push({ url: row.url, depth: row.depth });
+      next = row.parentId;
+    }
+    return path.reverse();
+  }
+
+  /** Links from a page (in target id order) and their total, as of the snapshot. */
+  outLinks(pageId: number, offset: number, limit: number): { total: number; links: Array<{ url: string; anchor: string | null; kind: string }> } {
+    const from = `FROM links l JOIN pages p ON p.id = l.dst
+      WHERE l.src = @src AND p.id <= @p AND NOT EXISTS (SELECT 1 FROM pages s WHERE s.id = @src AND s.fetch_seq > @s)`;
+    const params = { ...this.params(), src: pageId };
+    const total = this.reader.prepared(`SELECT count(*) ${from}`).pluck().get(params) as number;
+    const links = this.reader.prepared(`SELECT p.url, l.anchor, l.kind ${from} ORDER BY l.dst LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Array<{
+      url: string;
+      anchor: string | null;
+      kind: string;
+    }>;
+    return { total, links };
+  }
+
+  /**
+   * Links to a page (in source id order) and their total. Without links_dst (a running crawl)
+   * each read scans every link, so the total is left null there unless the crawl is small.
+   */
+  inLinks(pageId: number, offset: number, limit: number): { total: number | null; links: Array<{ url: string; anchor: string | null; kind: string }> } {
+    const from = `FROM links l JOIN pages p ON p.id = l.src
+      WHERE l.dst = @dst AND (p.fetch_seq IS NULL OR p.fetch_seq <= @s)`;
+    const params = { ...this.params(), dst: pageId };
+    const countable = this.hasIndex('links_dst') || this.reader.params.p <= 100_000;
+    const total = countable ? (this.reader.prepared(`SELECT count(*) ${from}`).pluck().get(params) as number) : null;
+    const links = this.reader.prepared(`SELECT p.url, l.anchor, l.kind ${from} ORDER BY l.src LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Array<{
+      url: string;
+      anchor: string | null;
+      kind: string;
+    }>;
+    return { total, links };
+  }
+}
