@@ -85,16 +85,21 @@ describe.skipIf(noBrowser)('Export from the workbench', () => {
     await openDialog();
     await page.getByTestId('export-start').click();
     const text = page.getByTestId('export-progress-text');
-    // The first chunk is written and the export is held there for 2 s: press Cancel then.
-    await expect.poll(async () => (await text.isVisible()) && /^[1-9][\d,]* of [\d,]+ pages/.test(await text.innerText()), { timeout: 20_000 }).toBe(true);
-    const jobs = await call<ExportJobDto[]>('listExports', ['ex']);
-    const running = jobs.find((j) => j.state === 'running')!;
-    expect(running.done).toBeLessThan(running.total);
+    // The export is held 2 s after each chunk of 64 fetches: wait (asking the engine, which is
+    // quicker than reading the page on a loaded machine) until it is held mid-way, part done.
+    let running: ExportJobDto | undefined;
+    await expect
+      .poll(async () => {
+        running = (await call<ExportJobDto[]>('listExports', ['ex'])).find((j) => j.state === 'running' && j.done > 0 && j.done < j.total);
+        return running !== undefined;
+      }, { timeout: 20_000, interval: 100 })
+      .toBe(true);
+    await expect.poll(async () => (await text.isVisible()) && /^[1-9][\d,]* of [\d,]+ pages/.test(await text.innerText()), { timeout: 10_000 }).toBe(true);
     await page.getByTestId('export-cancel').click();
     await page.getByTestId('export-cancelled').waitFor({ timeout: 20_000 });
-    const after = (await call<ExportJobDto[]>('listExports', ['ex'])).find((j) => j.exportId === running.exportId)!;
+    const after = (await call<ExportJobDto[]>('listExports', ['ex'])).find((j) => j.exportId === running!.exportId)!;
     expect(after).toMatchObject({ state: 'cancelled', files: [], error: { code: 'CRAWL_CANCELLED' } });
     // Nothing of it on disk: not the WARC, not a partial file, not its folder.
-    expect(readdirSync(join(workspace, 'exports'))).not.toContain(running.exportId);
+    expect(readdirSync(join(workspace, 'exports'))).not.toContain(running!.exportId);
   }, 120_000);
 });
