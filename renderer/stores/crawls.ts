@@ -1,29 +1,22 @@
 /**
  * The crawls of the workspace and what changes a crawl's state (start, pause, resume, stop,
- * delete), plus the analyses run from the Crawls view. Which crawl a view shows is not kept
- * here: it is in the route (/crawls/:id/...), so a reload keeps the place.
+ * delete). Which crawl a view shows is not kept here: it is in the route (/crawls/:id/...), so a
+ * reload keeps the place. PageRank and the evaluation are the Results view's (stores/results.ts).
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { CrawlInfo, CrawlStateEvent, EvaluationDto, PageRankResultDto, Unsubscribe } from '../../core/api/contract.js';
+import type { CrawlInfo, CrawlStateEvent, Unsubscribe } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
 
 /** 'list', or an action on one crawl: 'pause:demo1'. Resume and start share `start:`. */
-export type CrawlActionKey = 'list' | `${'start' | 'pause' | 'stop' | 'delete' | 'analyse'}:${string}`;
-
-/** The last analysis asked for, with its result once it came (its error is `analyse:<id>`). */
-export type Analysis = { crawlId: string } & ({ what: 'PageRank'; result: PageRankResultDto | null } | { what: 'evaluation'; result: EvaluationDto | null });
-
-export type AnalysisKind = Analysis['what'];
+export type CrawlActionKey = 'list' | `${'start' | 'pause' | 'stop' | 'delete'}:${string}`;
 
 export const useCrawlsStore = defineStore('crawls', () => {
   const { run, status } = asyncActions<CrawlActionKey>();
   const crawls = ref<CrawlInfo[]>([]);
   /** False until the first list came: a view tells "not loaded yet" from "no such crawl". */
   const loaded = ref(false);
-  const analysis = ref<Analysis | null>(null);
-  let analysesAsked = 0;
 
   function byId(id: string | null | undefined): CrawlInfo | null {
     return id ? (crawls.value.find((c) => c.id === id) ?? null) : null;
@@ -63,22 +56,5 @@ export const useCrawlsStore = defineStore('crawls', () => {
   const stop = (id: string) => act(`stop:${id}`, () => useApi().stop(id));
   const remove = (id: string) => act(`delete:${id}`, () => useApi().deleteCrawl(id));
 
-  async function analyse(crawlId: string, what: AnalysisKind): Promise<void> {
-    const asked = ++analysesAsked;
-    analysis.value = { crawlId, what, result: null };
-    // Shown only if it is still the analysis asked for last (another may have been meanwhile).
-    const show = (a: Analysis) => {
-      if (asked === analysesAsked) analysis.value = a;
-    };
-    const key = `analyse:${crawlId}` as const;
-    if (what === 'PageRank') {
-      const out = await run(key, () => useApi().runPageRank(crawlId));
-      if (out.ok) show({ crawlId, what, result: out.value });
-    } else {
-      const out = await run(key, () => useApi().runEvaluation(crawlId));
-      if (out.ok) show({ crawlId, what, result: out.value });
-    }
-  }
-
-  return { ...status, crawls, loaded, analysis, byId, refresh, applyState, subscribe, start, pause, resume, stop, remove, analyse };
+  return { ...status, crawls, loaded, byId, refresh, applyState, subscribe, start, pause, resume, stop, remove };
 });

@@ -60,28 +60,6 @@ describe('crawls store', () => {
     fake.emitState({ crawlId: 'a', status: 'running' });
     expect(crawls.byId('a')?.status).toBe('finished');
   });
-
-  it('keeps a failed analysis at its crawl, and shows only the analysis asked for last', async () => {
-    const crawls = useCrawlsStore();
-    await crawls.analyse('a', 'PageRank');
-    expect(crawls.analysis).toEqual({ crawlId: 'a', what: 'PageRank', result: null });
-    expect(crawls.errorOf('analyse:a')?.text).toBe('Not yet');
-
-    let finish!: () => void;
-    const run = { kind: 'page', runId: 1, damping: 0.85, tolerance: 1e-6, iterations: 3, delta: 0, nodes: 2, edges: 1, loadSeconds: 0, computeSeconds: 0, storeSeconds: 0, top: [{ name: 'http://a.test/', value: 0.6 }] } as const;
-    fake.api.runPageRank = (id) => new Promise((resolve) => (finish = () => resolve({ page: { ...run, runId: id === 'a' ? 1 : 2 } })));
-    const slow = crawls.analyse('a', 'PageRank');
-    expect(crawls.isPending('analyse:a')).toBe(true);
-    expect(crawls.errorOf('analyse:a')).toBeNull();
-    const first = finish;
-    const fast = crawls.analyse('b', 'PageRank');
-    finish();
-    await fast;
-    first();
-    await slow;
-    expect(crawls.analysis?.crawlId).toBe('b');
-    expect(crawls.analysis?.what === 'PageRank' && crawls.analysis.result?.page.runId).toBe(2);
-  });
 });
 
 describe('new-crawl store', () => {

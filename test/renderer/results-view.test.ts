@@ -1,0 +1,127 @@
+// @vitest-environment happy-dom
+/**
+ * The Results view in the real App over the in-memory API: Crawls' "Results" opens it (no raw
+ * JSON anywhere), a crawl is picked from a list, its stored PageRank shows at once (none: a
+ * hint and "Compute PageRank"), computing shows the engine's progress step and then the run's
+ * figures and top pages (opening in the Pages view), the evaluation shows Kendall's tau and the
+ * tables as the engine computes them, a running crawl is warned about, and a refusal shows in
+ * words at the view.
+ */
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryHistory, type Router } from 'vue-router';
+import type { EvaluationDto, PageRankResultDto } from '../../core/api/contract.js';
+import { provideApi } from '../../renderer/api/instance.js';
+import App from '../../renderer/App.vue';
+import { formatNumber } from '../../renderer/lib/format.js';
+import { createWorkbenchRouter } from '../../renderer/router.js';
+import { crawlInfo, fakeApi } from './fake-api.js';
+
+let fake: ReturnType<typeof fakeApi>;
+let wrapper: VueWrapper | null = null;
+
+beforeEach(() => {
+  fake = fakeApi();
+  fake.crawls.set('demo1', crawlInfo('demo1', { status: 'finished', pagesFetched: 4, pagesKnown: 4 }));
+  fake.crawls.set('live1', crawlInfo('live1', { status: 'running', pagesFetched: 2 }));
+  provideApi(fake.api);
+});
+afterEach(() => {
+  wrapper?.unmount();
+  wrapper = null;
+});
+
+async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
+  const router = createWorkbenchRouter(createMemoryHistory());
+  await router.push(path);
+  // Charts draw on a canvas, which happy-dom has not: the charts are the e2e test's.
+  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
+  await router.isReady();
+  await flushPromises();
+  return { router, w: wrapper };
+}
+
+describe('Results view', () => {
+  it("is reached from Crawls' Results link, which replaced the raw JSON of PageRank and Evaluate", async () => {
+    const { router, w } = await open('/crawls');
+    expect(w.find('pre').exists()).toBe(false);
+    expect(w.findAll('button').some((b) => /^(PageRank|Evaluate)$/.test(b.text()))).toBe(false);
+    await w.find('tr[data-crawl="demo1"] a[data-action="results"]').trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/crawls/demo1/results');
+    expect(w.find('#results-title').text()).toBe('Results — demo1');
+  });
+
+  it('picks a crawl; without stored PageRank says so, computes it with the progress step, then shows its runs and top pages', async () => {
+    const { router, w } = await open('/results');
+    expect(w.find('[data-testid="no-crawl"]').exists()).toBe(true);
+    await w.find('[data-testid="results-crawl"]').setValue('demo1');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/crawls/demo1/results');
+    expect(w.find('[data-testid="results-no-pagerank"]').exists()).toBe(true);
+
+    // Held mid-way: the progress bar shows the engine's step.
+    const rank = fake.api.runPageRank;
+    let release!: () => void;
+    fake.api.runPageRank = (id) => new Promise<PageRankResultDto>((resolve) => (release = () => resolve(rank(id)))).then((r) => r);
+    const steps: string[] = [];
+    fake.api.onAnalysisProgress!((e) => steps.push(e.step));
+    await w.find('[data-testid="results-rank"]').trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="results-progress"]').text()).toMatch(/PageRank: reading the link graph \(0 %\)/);
+    expect(w.find('[data-testid="results-rank"]').attributes('disabled')).toBeDefined();
+    release();
+    await flushPromises();
+    expect(steps).toEqual(['computing the PageRank of 4 pages']);
+    expect(w.find('[data-testid="results-progress"]').exists()).toBe(false);
+
+    const stored = (await fake.api.pageRankResult('demo1'))!;
+    const rows = w.findAll('[data-testid="results-runs"] tbody tr');
+    expect(rows.map((r) => r.attributes('data-kind'))).toEqual(['page', 'site']);
+    expect(rows[0]!.text()).toContain(`${stored.page.nodes}`);
+    expect(rows[0]!.text()).toMatch(/10 ms\s*20 ms\s*10 ms/);
+    const top = w.findAll('[data-testid="results-top-pages"] tbody tr');
+    expect(top.map((r) => r.find('a').text())).toEqual(stored.page.top.map((p) => p.name));
+    expect(w.find('[data-testid="results-rank"]').text()).toBe('Compute PageRank again');
+
+    await top[0]!.find('a').trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.name).toBe('pages');
+    expect(router.currentRoute.value.query.url).toBe(stored.page.top[0]!.name);
+  });
+
+  it("shows a stored PageRank at once, and the evaluation's tau, averages and tables as the engine computes them", async () => {
+    await fake.api.runPageRank('demo1');
+    fake.calls.length = 0;
+    const { w } = await open('/crawls/demo1/results');
+    expect(fake.calls).not.toContain('runPageRank demo1');
+    expect(w.findAll('[data-testid="results-top-pages"] tbody tr')).toHaveLength(4);
+    expect(w.find('[data-testid="results-no-evaluation"]').exists()).toBe(true);
+
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    const ev: EvaluationDto = await fake.api.runEvaluation('demo1');
+    expect(w.find('[data-testid="results-tau"]').text()).toBe(formatNumber(ev.kendallTau, 4));
+    expect(w.find('[data-testid="results-average"]').text()).toBe(`${formatNumber(ev.averageCumulativePageRank * 100, 1)} %`);
+    expect(w.find('[data-testid="results-upper"]').text()).toBe(`${formatNumber(ev.upperBoundAverage * 100, 1)} %`);
+    const stop = w.findAll('[data-testid="results-crawl-and-stop"] tbody tr');
+    expect(stop.map((r) => r.attributes('data-percent'))).toEqual(ev.crawlAndStop.map((r) => String(r.percent)));
+    expect(stop[0]!.text()).toMatch(new RegExp(`1 %\\s*${ev.crawlAndStop[0]!.k}\\s*${formatNumber(ev.crawlAndStop[0]!.share * 100, 1)} %`));
+    expect(w.findAll('[data-testid="results-pages-for"] tbody tr').map((r) => r.attributes('data-share'))).toEqual(['0.5', '0.8', '0.95']);
+    expect(w.findAll('[data-testid="results-threshold"] tbody tr')).toHaveLength(ev.threshold.fetched.length);
+    expect(w.text()).toContain('rated against the PageRank stored with the crawl');
+    expect(w.find('[data-testid="results-evaluate"]').text()).toBe('Evaluate again');
+  });
+
+  it('warns that a running crawl is a snapshot, keeps PageRank for a paused crawl, and shows a refusal in words', async () => {
+    const { w } = await open('/crawls/live1/results');
+    expect(w.find('[data-testid="results-running"]').text()).toMatch(/still running: its results are of a snapshot/);
+    expect(w.find('[data-testid="results-rank"]').attributes('disabled')).toBeDefined();
+    fake.api.runEvaluation = () => Promise.reject(Object.assign(new Error('live1.db has no fetched pages'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION' }));
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="results-eval-error"]').text()).toMatch(/no fetched pages/i);
+    expect(w.find('[data-testid="results-progress"]').exists()).toBe(false);
+  });
+});
