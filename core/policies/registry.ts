@@ -73,10 +73,10 @@ const POLICIES: PolicyInfo[] = [
   },
   { name: 'opic', summary: 'OPIC: fetched pages split their cash among their links; most cash first', params: [], create: () => new Opic() },
   { name: 'larger-sites-first', summary: 'the site with the most pending pages first', params: [], create: () => new LargerSitesFirst() },
-  historical('zero', 'old PageRank of the --history crawl first; new pages get 0'),
-  historical('random', 'old PageRank of the --history crawl first; new pages get a random old value'),
-  historical('parent', 'old PageRank of the --history crawl first; new pages get PR(parent)/outdegree(parent)'),
-  historical('omniscient', 'old PageRank of the --history crawl first; new pages get their true PageRank (simulator only)'),
+  historical('zero', 'old PageRank of the history crawl first; new pages get 0'),
+  historical('random', 'old PageRank of the history crawl first; new pages get a random old value'),
+  historical('parent', 'old PageRank of the history crawl first; new pages get PR(parent)/outdegree(parent)'),
+  historical('omniscient', 'old PageRank of the history crawl first; new pages get their true PageRank (simulator only)'),
   {
     name: 'omniscient',
     summary: 'every page by its true final PageRank (simulator only: an upper reference)',
@@ -92,7 +92,7 @@ const POLICIES: PolicyInfo[] = [
   },
   {
     name: 'quality',
-    summary: 'URLs by quality (old PageRank with --history, else OPIC cash); servers by their best URL',
+    summary: 'URLs by quality (old PageRank from a history crawl, else OPIC cash); servers by their best URL',
     params: ['alpha', 'requestsPerConnection', 'history', 'newPages', 'seed'],
     create: (params, ctx) => new Quality(qualitySource(params, ctx), serverModel(params)),
   },
@@ -104,7 +104,7 @@ const POLICIES: PolicyInfo[] = [
   },
   {
     name: 'topic',
-    summary: 'pages whose URL or anchor holds --topic WORD, and those 3 links around them, first',
+    summary: 'pages whose URL or anchor holds the topic word, and those 3 links around them, first',
     params: ['topic'],
     create: (params) => {
       const word = stringParam(params, 'topic');
