@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+/**
+ * The Simulate view in the real App over the in-memory API: the graphs and policies listed,
+ * the form sent as the engine's request (seconds to ms, KB/s to bytes/s), the run's page with
+ * its progress and Cancel, the results table once finished, a refusal shown at its field, and
+ * the kept runs listed with links to reopen them. The curves' chart option is checked here
+ * against the report (happy-dom has no canvas; the e2e test reads the drawn chart).
+ */
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryHistory, type Router } from 'vue-router';
+import type { SimulationRequest } from '../../core/api/contract.js';
+import { parseSimulationRequest } from '../../core/api/simulation-request.js';
+import { provideApi } from '../../renderer/api/instance.js';
+import App from '../../renderer/App.vue';
+import { curvesOption, requestOf, defaultForm } from '../../renderer/lib/simulation-view.js';
+import { createWorkbenchRouter } from '../../renderer/router.js';
+import { crawlInfo, fakeApi } from './fake-api.js';
+import { fakeSimulationReport } from './fake-simulations.js';
+
+let fake: ReturnType<typeof fakeApi>;
+let wrapper: VueWrapper | null = null;
+const asked: SimulationRequest[] = [];
+
+beforeEach(() => {
+  fake = fakeApi();
+  fake.crawls.set('demo1', crawlInfo('demo1', { status: 'finished', sites: 20, pagesKnown: 500 }));
+  fake.simulations.datasets.push({ kind: 'dataset', id: 'uci-ics-2019', pages: null, sites: null, bytes: 1_900_000 });
+  const start = fake.api.startSimulation;
+  asked.length = 0;
+  fake.api.startSimulation = (req) => (asked.push(req), start(req));
+  provideApi(fake.api);
+});
+afterEach(() => {
+  wrapper?.unmount();
+  wrapper = null;
+});
+
+async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
+  const router = createWorkbenchRouter(createMemoryHistory());
+  await router.push(path);
+  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
+  await router.isReady();
+  await flushPromises();
+  return { router, w: wrapper };
+}
+
+describe('Simulate view', () => {
+  it('sends the form as the engine’s request, follows the run, and shows its results', async () => {
+    const { router, w } = await open('/simulate');
+    const options = w.findAll('[data-testid="simulate-source"] option').map((o) => o.attributes('value'));
+    expect(options).toEqual(['', 'crawl:demo1', 'dataset:uci-ics-2019']);
+    expect((w.find('[data-testid="simulate-source"]').element as HTMLSelectElement).value).toBe('crawl:demo1');
+    expect(w.find('input[data-policy="omniscient"]').exists()).toBe(true);
+    // Every input has a label with a tooltip.
+    for (const input of w.findAll('.simulate-form input, .simulate-form select, .simulate-form textarea')) expect(input.element.closest('label')).not.toBeNull();
+    for (const label of w.findAll('.simulate-form .grid > label')) expect(label.attributes('title')).toMatch(/\w/);
+    expect(w.find('.simulate-form').text()).not.toMatch(/--\w/);
+
+    await w.find('[data-testid="simulate-source"]').setValue('dataset:uci-ics-2019');
+    await w.find('input[data-policy="opic"]').setValue(false);
+    await w.find('input[data-policy="backlink-count"]').setValue(true);
+    await w.find('[data-testid="simulate-r"]').setValue('64');
+    await w.find('[data-testid="simulate-w"]').setValue('0.5');
+    await w.find('[data-testid="simulate-bandwidth"]').setValue('200');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ source: { kind: 'dataset', id: 'uci-ics-2019' }, r: 64, w: 500, c: 1, bandwidth: 204_800, latency: true });
+    expect([...asked[0]!.policies].sort()).toEqual(['backlink-count', 'breadth-first', 'omniscient']);
+    expect(router.currentRoute.value.fullPath).toBe('/simulate/sim-1');
+
+    await new Promise((r) => setTimeout(r, 5));
+    await flushPromises();
+    expect(w.find('[data-testid="simulate-progress"]').exists()).toBe(true);
+    expect(w.find('[data-testid="simulate-step"]').text()).toMatch(/policy 1 of 3/);
+
+    fake.simulations.finish('sim-1');
+    await flushPromises();
+    expect(w.find('[data-testid="simulate-progress"]').exists()).toBe(false);
+    const rows = w.findAll('[data-table="simulation-results"] tbody tr');
+    expect(rows.map((r) => r.find('[data-col="policy"]').text())).toEqual(asked[0]!.policies);
+    expect(w.find('[data-testid="simulate-summary"]').text()).toMatch(/1,000 pages/);
+    expect(w.find('[data-testid="simulate-settings"]').text()).toMatch(/dataset uci-ics-2019.*r = 64, w = 0.5 s, c = 1, bandwidth 200 KB\/s/);
+
+    // The kept runs list it, with a link that reopens it.
+    await router.push('/simulate');
+    await flushPromises();
+    const link = w.find('[data-run="sim-1"] a');
+    expect(link.attributes('href')).toContain('/simulate/sim-1');
+    expect(w.find('[data-run="sim-1"]').text()).toMatch(/finished/);
+  });
+
+  it('shows a refusal at its field and stays on the form', async () => {
+    const { router, w } = await open('/simulate');
+    await w.find('[data-testid="simulate-r"]').setValue('0');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/simulate');
+    expect(w.find('[data-testid="simulate-r"]').attributes('aria-invalid')).toBe('true');
+    expect(w.find('[data-testid="simulate-r"]').element.closest('label')!.textContent).toMatch(/is not a whole number from 1 to 10000/);
+  });
+
+  it('cancels a run under way', async () => {
+    const { w } = await open('/simulate');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    await w.find('[data-testid="simulate-cancel"]').trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="simulate-cancelled"]').exists()).toBe(true);
+    expect(fake.simulations.runs.get('sim-1')?.state).toBe('cancelled');
+  });
+
+  it('draws one curve per policy in percent, against pages or simulated hours', () => {
+    const report = fakeSimulationReport(parseSimulationRequest(requestOf({ ...defaultForm(), source: 'crawl:demo1' })));
+    const byPages = curvesOption(report, 'pages');
+    const series = byPages.series as Array<{ name: string; data: Array<[number, number]> }>;
+    expect(series.map((s) => s.name)).toEqual(['breadth-first', 'opic', 'omniscient']);
+    expect(series[1]!.data[5]).toEqual([50, report.policies[1]!.curve[5]!.cumulativePageRank * 100]);
+    const byTime = curvesOption(report, 'time').series as Array<{ data: Array<[number, number]> }>;
+    expect(byTime[0]!.data[10]![0]).toBeCloseTo(report.policies[0]!.curve[10]!.seconds / 3600);
+  });
+});
