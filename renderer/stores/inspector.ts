@@ -1,7 +1,7 @@
-/** The Page inspector: one page of one crawl, with its in- and out-links. */
+/** The Page inspector: one page of one crawl, with its in- and out-links (a page of each list at a time). */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { PageDetail } from '../../core/api/contract.js';
+import type { PageDetail, PageLinksQuery } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
 
@@ -14,13 +14,13 @@ export const useInspectorStore = defineStore('inspector', () => {
   const notFound = ref(false);
 
   /** Looks a URL up; an empty one clears the page. A later lookup wins over a slower earlier one. */
-  async function lookup(id: string, rawUrl: string): Promise<void> {
+  async function lookup(id: string, rawUrl: string, links?: PageLinksQuery): Promise<void> {
     const target = rawUrl.trim();
     if (id !== crawlId.value) page.value = null;
     crawlId.value = id;
     url.value = target;
     notFound.value = false;
-    const out = await run('lookup', async () => (target ? useApi().getPage(id, target) : null));
+    const out = await run('lookup', async () => (target ? useApi().getPage(id, target, links) : null));
     if (out.stale) return;
     page.value = out.ok ? out.value : null;
     notFound.value = out.ok && out.value === null && target !== '';

@@ -2,7 +2,7 @@
 /**
  * The workbench's addresses, with the real App, views and stores over the in-memory API:
  * the crawl shown is the route's, an address opened afresh (a reload) shows the same place,
- * Live and Page inspector without a crawl say how to pick one, and creating a crawl goes to
+ * Live and Pages without a crawl say how to pick one, and creating a crawl goes to
  * its Live address.
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
@@ -52,13 +52,13 @@ describe('routes', () => {
     expect(w.find('.top .selected').text()).toBe('demo1 · finished');
   });
 
-  it('says how to pick a crawl on Live and Page inspector without one, and names a crawl that is not there', async () => {
+  it('says how to pick a crawl on Live and Pages without one, and names a crawl that is not there', async () => {
     const { router, w } = await open('/live');
     expect(heading(w)).toBe('Live');
     expect(w.find('[data-testid="no-crawl"]').text()).toMatch(/No crawl selected/);
     await router.push('/pages');
     await flushPromises();
-    expect(heading(w)).toBe('Page inspector');
+    expect(heading(w)).toBe('Pages');
     expect(w.find('[data-testid="no-crawl"]').text()).toMatch(/Open a crawl first/);
     expect(w.find('[data-testid="inspect-url"]').exists()).toBe(false);
     await router.push('/crawls/gone/live');
@@ -69,7 +69,7 @@ describe('routes', () => {
 
   it('opens the page inspector at the page in the address, and a lookup changes the address', async () => {
     const { router, w } = await open('/crawls/demo1/pages?url=http%3A%2F%2Fa.test%2Fevil');
-    expect(heading(w)).toBe('Page inspector — demo1');
+    expect(heading(w)).toBe('Pages — demo1');
     expect(w.find('[data-testid="page-title"]').text()).toBe('<img src=x onerror=alert(1)>');
     expect(w.find('[data-testid="page"] img').exists()).toBe(false);
     await w.find('[data-testid="inspect-url"]').setValue('http://a.test/missing');
