@@ -4,7 +4,8 @@
  * draws the four charts (every series with a point per K) and the table, whose hash rows equal
  * `crawlbench partition-eval --assign hash` on the same file; a METIS file is written and
  * downloaded through the server's token rules; a long run is cancelled. With
- * UPDATE_SCREENSHOTS set, the finished view is the README's docs/partition-view.png.
+ * UPDATE_SCREENSHOTS set, the finished view is the README's docs/partition-view.png (npm run
+ * screenshots takes every view, this one included, from a crawl at the demo's own latency).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlInfo } from '../../core/api/contract.js';
 import { crawlbench } from '../helpers/run.js';
-import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { copyFixtureInto } from './e2e-kit.js';
+import { startServe, type ServeProcess } from './serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
@@ -66,20 +67,12 @@ describe.skipIf(skip)('Partition view in the browser', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  const call = async <T>(name: string, data: unknown[]): Promise<T> => {
-    const r = await httpCall(serve.origin, serve.token, name, data);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return (r.body as { data: T }).data;
-  };
   const series = (chart: string) =>
     page.evaluate((name) => ((window.__charts?.[name]?.getOption() as { series?: ChartSeries[] } | undefined)?.series ?? []).map((s) => ({ name: s.name, data: s.data })), chart);
 
   it('partitions a crawl of the demo web with progress, then draws its charts and table', async () => {
-    // Quick by default; for the README's screenshot the demo's own latency and w.
-    await call('createCrawl', [process.env.UPDATE_SCREENSHOTS ? { name: 'demo', demoWeb: true } : { name: 'demo', demoWeb: { latencyMs: 0 }, w: 0 }]);
-    await call('start', ['demo']);
-    await expect.poll(async () => (await call<CrawlInfo[]>('listCrawls', [])).find((c) => c.id === 'demo')?.status, { timeout: 150_000, interval: 500 }).toBe('finished');
-
+    // The shared finished crawl of the demo web (test/ui/e2e-kit.ts), copied in as "demo".
+    await copyFixtureInto(workspace, 'demo');
     await page.goto(serve.url);
     await page.getByRole('tab', { name: 'Partition', exact: true }).click();
     await page.getByTestId('partition-crawl').selectOption('demo');
