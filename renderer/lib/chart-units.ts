@@ -34,3 +34,17 @@ export function inUnit(value: number, unit: AxisUnit): string {
 export function percentLabel(v: number): string {
   return `${formatNumber(v, Math.abs(v) >= 10 || Number.isInteger(v) ? 0 : 1)} %`;
 }
+
+/**
+ * Ticks that are round numbers in the unit (1, 2 or 5 times a power of ten, about five of
+ * them), as raw values for the axis: the data stay in their own unit (bytes/s) while the
+ * labels read 0, 0.5, 1, 1.5 MB/s rather than the unit's share of round byte counts.
+ */
+export function niceTicks(max: number, unit: AxisUnit, ticks = 5): { interval: number; max: number } {
+  const top = max / unit.divisor;
+  if (!(top > 0) || !Number.isFinite(top)) return { interval: unit.divisor, max: unit.divisor };
+  const raw = top / ticks;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
+  return { interval: step * unit.divisor, max: Math.ceil(top / step - 1e-9) * step * unit.divisor };
+}

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluationDto } from '../../core/api/contract.js';
 import { metrics } from '../../core/ranking/evaluate.js';
 import { chartCsv } from '../../renderer/lib/chart-csv.js';
-import { byteRateUnit, inUnit, percentLabel } from '../../renderer/lib/chart-units.js';
+import { byteRateUnit, inUnit, niceTicks, percentLabel } from '../../renderer/lib/chart-units.js';
 import { toCsv } from '../../renderer/lib/download.js';
 import { LiveSeries, randomShare } from '../../renderer/lib/live-series.js';
 import { CURVE_SERIES, crawlAndStopOption, curveOption } from '../../renderer/lib/results-charts.js';
@@ -65,6 +65,11 @@ describe('chart units', () => {
     expect(inUnit(1536, byteRateUnit(1536))).toBe('1.5');
     expect(inUnit(3.5 * 1024 * 1024, byteRateUnit(40 * 1024 * 1024))).toBe('3.5');
     expect(inUnit(40 * 1024 * 1024, byteRateUnit(40 * 1024 * 1024))).toBe('40');
+    // Round ticks in the unit: 2.9 MB/s at most gives 0, 1, 2, 3 MB/s; 2.2 MB/s gives 0, 0.5 .. 2.5.
+    expect(niceTicks(2.9 * 1024 ** 2, byteRateUnit(2.9 * 1024 ** 2))).toEqual({ interval: 1024 ** 2, max: 3 * 1024 ** 2 });
+    expect(niceTicks(2.2 * 1024 ** 2, byteRateUnit(2.2 * 1024 ** 2))).toEqual({ interval: 0.5 * 1024 ** 2, max: 2.5 * 1024 ** 2 });
+    expect(niceTicks(700, byteRateUnit(700))).toEqual({ interval: 200, max: 800 });
+    expect(niceTicks(0, byteRateUnit(0))).toEqual({ interval: 1, max: 1 });
     expect(percentLabel(50)).toBe('50 %');
     expect(percentLabel(12.34)).toBe('12 %');
     expect(percentLabel(2.5)).toBe('2.5 %');
