@@ -58,6 +58,14 @@ export function fakeSimulations(crawls: () => CrawlInfo[]) {
     progress(id, { state: 'finished', done: run.progress?.total ?? 1, total: run.progress?.total ?? 1, step: 'finished', fraction: 1 });
   }
 
+  /** Ends a running simulation with an error, as the engine does when its worker fails. */
+  function fail(id: string, error: { code: string; message: string; field?: string }): void {
+    const run = runs.get(id);
+    if (!run || run.state !== 'running') return;
+    Object.assign(run, { finishedAt: new Date().toISOString(), error: { name: 'CrawlError', ...error } });
+    progress(id, { ...run.progress!, state: 'failed', step: 'failed' });
+  }
+
   const methods: SimulationMethods = {
     listSimulationSources: async () => ({
       crawls: crawls().filter((c) => c.status !== 'created' && c.status !== 'unreadable').map((c) => ({ kind: 'crawl' as const, id: c.id, pages: c.pagesKnown, sites: c.sites, bytes: c.sizeBytes })),
@@ -102,5 +110,5 @@ export function fakeSimulations(crawls: () => CrawlInfo[]) {
     },
     onSimulationProgress: (cb) => (cbs.add(cb), () => void cbs.delete(cb)),
   };
-  return { methods, runs, datasets, finish };
+  return { methods, runs, datasets, finish, fail };
 }

@@ -112,6 +112,16 @@ describe('Simulate view', () => {
     expect(fake.simulations.runs.get('sim-1')?.state).toBe('cancelled');
   });
 
+  it('says why a run failed, in words', async () => {
+    const { w } = await open('/simulate');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    fake.simulations.fail('sim-1', { code: 'CRAWL_BAD_OPTION', field: 'seeds', message: 'seeds: http://nowhere.example/ is not a page of the graph' });
+    await flushPromises();
+    expect(w.find('[data-testid="simulate-progress"]').exists()).toBe(false);
+    expect(w.find('[data-testid="simulate-failed"]').text()).toBe('The simulation failed (start pages): http://nowhere.example/ is not a page of the graph');
+  });
+
   it('draws one curve per policy in percent, against pages or simulated hours', () => {
     const report = fakeSimulationReport(parseSimulationRequest(requestOf({ ...defaultForm(), source: 'crawl:demo1' })));
     const byPages = curvesOption(report, 'pages');
