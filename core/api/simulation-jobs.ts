@@ -177,7 +177,11 @@ export class SimulationJobs {
         else if (m.type === 'done') this.finish(job, m.report as C.SimulationReportDto);
         else this.fail(job, m.error);
       });
-      worker.on('error', (err) => this.fail(job, { name: err.name, code: ErrorCodes.INTERNAL, message: err.message }));
+      worker.on('error', (err) => {
+        const oom = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        const message = oom ? 'the simulator ran out of memory for this graph; give the engine more (NODE_OPTIONS=--max-old-space-size=8192) or replay a smaller graph' : err.message;
+        this.fail(job, { name: err.name, code: ErrorCodes.INTERNAL, message });
+      });
       worker.on('exit', (code) => {
         if (dto.state === 'running') this.fail(job, { name: 'Error', code: ErrorCodes.INTERNAL, message: `the simulator's thread ended (exit code ${code}) before its report` });
         job.worker = null;
