@@ -1,0 +1,25 @@
+/**
+ * The Sites view's one page of a crawl's sites, asked of the engine (listSites pages, sorts
+ * and filters there: a crawl can have 50,000 sites). An answer to an older question (a filter
+ * typed over, another crawl opened) is dropped, so the table never shows rows for a query
+ * that is no longer the one on screen.
+ */
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { SitesPage, SitesQuery } from '../../core/api/contract.js';
+import { useApi } from '../api/instance.js';
+import { asyncActions } from '../lib/async-action.js';
+
+export const useSitesStore = defineStore('sites', () => {
+  const { run, status } = asyncActions<'sites'>();
+  /** The page shown, with the crawl and query it answers. */
+  const page = ref<(SitesPage & { crawlId: string; query: SitesQuery }) | null>(null);
+
+  async function load(crawlId: string, query: SitesQuery): Promise<void> {
+    const out = await run('sites', () => useApi().listSites(crawlId, query));
+    if (out.stale) return;
+    page.value = out.ok ? { ...out.value, crawlId, query } : null;
+  }
+
+  return { ...status, page, load };
+});
