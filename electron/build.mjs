@@ -7,4 +7,6 @@ await build({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/elect
 await build({ ...common, entryPoints: ['electron/engine-host.ts'], outfile: 'dist/electron/engine-host.cjs', format: 'cjs' });
 // The simulator's worker thread (simulation-jobs.ts starts it; engine-host.ts names this file).
 await build({ ...common, entryPoints: ['core/api/simulation-worker.ts'], outfile: 'dist/electron/simulation-worker.cjs', format: 'cjs' });
+// PageRank and the evaluation's worker thread (analysis-jobs.ts starts it; engine-host.ts names this file).
+await build({ ...common, entryPoints: ['core/api/analysis-worker.ts'], outfile: 'dist/electron/analysis-worker.cjs', format: 'cjs' });
 await build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs' });

@@ -17,7 +17,7 @@ const port = (process as unknown as { parentPort: ParentPort }).parentPort;
 const workspace = process.argv[2] ?? 'crawls';
 // Exports go where the window's save dialog said (main.ts sets the path; the page cannot).
 // Dataset folders for the simulator: WORKSPACE/datasets, as `crawlbench serve` (the EngineApi default).
-const api = new EngineApi(workspace, { exportAnywhere: true, simulationWorker: join(__dirname, 'simulation-worker.cjs') });
+const api = new EngineApi(workspace, { exportAnywhere: true, simulationWorker: join(__dirname, 'simulation-worker.cjs'), analysisWorker: join(__dirname, 'analysis-worker.cjs') });
 const post = (msg: RpcMessage) => port.postMessage(msg);
 
 forwardEvents(api, post);

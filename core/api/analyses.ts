@@ -24,3 +24,15 @@ export async function runEvaluationOn(dbPath: string, opts: EvaluateOptions): Pr
   const result: EvaluationDto = evaluateCrawl(dbPath, opts);
   return result;
 }
+
+/** One analysis as a worker thread takes it: plain data only. */
+export type AnalysisJob =
+  | { what: 'pagerank'; dbPath: string }
+  | { what: 'evaluation'; dbPath: string; opts: Omit<EvaluateOptions, 'progress'> };
+
+export type AnalysisProgress = (step: string, fraction: number) => void;
+
+/** Runs an analysis here (in a worker thread, or in the engine's thread when none is built). */
+export function runAnalysis(job: AnalysisJob, progress: AnalysisProgress): Promise<PageRankResultDto | EvaluationDto> {
+  return job.what === 'pagerank' ? runPageRankOn(job.dbPath, progress) : runEvaluationOn(job.dbPath, { ...job.opts, progress });
+}

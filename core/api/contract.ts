@@ -53,6 +53,8 @@ export interface CrawlInfo {
 
 export interface PolicyParam {
   name: string;
+  /** The parameter in words, for a form (no CLI flag). */
+  label?: string;
   type: 'number' | 'integer' | 'string' | 'boolean';
   default?: unknown;
   summary?: string;
@@ -740,6 +742,8 @@ export interface CrawlbenchApi {
   runPageRank(crawlId: string): Promise<PageRankResultDto>;
   /** The latest stored PageRank runs of a crawl with their top pages and sites (top 20), or null when none is stored; computes nothing. */
   pageRankResult(crawlId: string): Promise<StoredPageRankDto | null>;
+  /** Cancels the PageRank or evaluation of the crawl under way (it then fails with CRAWL_CANCELLED). */
+  cancelAnalysis(crawlId: string): Promise<void>;
   /** Progress of runPageRank and runEvaluation, per crawl. */
   onAnalysisProgress?(cb: (e: AnalysisProgressEvent) => void): Unsubscribe;
   runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
@@ -810,6 +814,7 @@ export const API_METHODS = [
   'timeline',
   'runPageRank',
   'pageRankResult',
+  'cancelAnalysis',
   'runEvaluation',
   'startExport',
   'cancelExport',

@@ -11,7 +11,7 @@ import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
 import { compareCrawls } from '../compare/compare.js';
 import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
-import { runEvaluationOn, runPageRankOn } from './analyses.js';
+import { AnalysisJobs } from './analysis-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
 import { ExportJobs } from './export-jobs.js';
 import type * as C from './contract.js';
@@ -50,6 +50,8 @@ export interface EngineApiOptions {
   simulationThrottleMs?: number;
   /** simulate: the worker's compiled file (Electron's bundle has its own). */
   simulationWorker?: string;
+  /** results: the analysis worker's compiled file (Electron's bundle passes its own). */
+  analysisWorker?: string;
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -64,6 +66,8 @@ export class EngineApi implements C.CrawlbenchApi {
   private readonly graphs: GraphJobs;
   private readonly exports: ExportJobs;
   private readonly simulations: SimulationJobs;
+  /** results: PageRank and evaluations under way, each in a worker thread. */
+  private readonly analyses: AnalysisJobs;
 
   constructor(dir: string, opts: EngineApiOptions = {}) {
     this.dir = resolve(dir);
@@ -74,6 +78,7 @@ export class EngineApi implements C.CrawlbenchApi {
     this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e));
     this.exports = new ExportJobs(join(this.dir, 'exports'), { allowOut: opts.exportAnywhere, throttleMs: opts.exportThrottleMs });
     this.exports.events.on('exportProgress', (e) => this.events.emit('exportProgress', e));
+    this.analyses = new AnalysisJobs({ workerFile: opts.analysisWorker, emit: (e) => this.events.emit('analysisProgress', e) });
     this.simulations = new SimulationJobs({
       dir: join(this.dir, 'simulations'),
       datasetsDir: resolve(opts.datasetsDir ?? join(this.dir, 'datasets')),
@@ -350,7 +355,7 @@ export class EngineApi implements C.CrawlbenchApi {
   async runPageRank(id: string): Promise<C.PageRankResultDto> {
     const path = this.existing(id);
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before computing PageRank`);
-    return runPageRankOn(path, this.analysisProgress(id, 'pagerank'));
+    return this.analyses.run<C.PageRankResultDto>(id, { what: 'pagerank', dbPath: path });
   }
 
   /** The stored PageRank runs, read as they are (a running crawl's as of now); null when none. */
@@ -367,25 +372,18 @@ export class EngineApi implements C.CrawlbenchApi {
       if (typeof v !== 'number' || !Number.isFinite(v)) throw badField(field, 'must be a number');
       return v;
     };
-    return runEvaluationOn(this.existing(id), { oracle, threshold: num(o.threshold, 'threshold'), points: num(o.points, 'points'), progress: this.analysisProgress(id, 'evaluation') });
+    const points = num(o.points, 'points');
+    if (points !== undefined && (!Number.isInteger(points) || points < 2 || points > 100_000)) throw badField('points', 'must be a whole number from 2 to 100,000');
+    const threshold = num(o.threshold, 'threshold');
+    if (threshold !== undefined && threshold < 0) throw badField('threshold', 'must be 0 or more');
+    const evalOpts = withoutUndefined({ oracle, threshold, points });
+    return this.analyses.run<C.EvaluationDto>(id, { what: 'evaluation', dbPath: this.existing(id), opts: evalOpts });
   }
 
-  /**
-   * Sends a computation's steps as analysisProgress events: every new step, and its iterations
-   * at most every 100 ms. (The socket writes as they are sent, so they reach the window while
-   * the computation runs.)
-   */
-  private analysisProgress(crawlId: string, what: C.AnalysisProgressEvent['what']): (step: string, fraction: number) => void {
-    let last = 0;
-    let lastStep = '';
-    return (step, fraction) => {
-      const kind = step.replace(/: iteration \d+$/, '');
-      const now = performance.now();
-      if (kind === lastStep && now - last < 100 && fraction < 1) return;
-      last = now;
-      lastStep = kind;
-      this.events.emit('analysisProgress', { crawlId, what, fraction, step } satisfies C.AnalysisProgressEvent);
-    };
+  /** Cancels the PageRank or evaluation of a crawl under way (it then fails with CRAWL_CANCELLED). */
+  async cancelAnalysis(id: string): Promise<void> {
+    this.path(id);
+    this.analyses.cancel(id);
   }
 
   onAnalysisProgress(cb: (e: C.AnalysisProgressEvent) => void): C.Unsubscribe {
@@ -507,6 +505,7 @@ export class EngineApi implements C.CrawlbenchApi {
   /** Cancels running exports, pauses every running crawl (committing its batch) and stops the demo webs. */
   async close(): Promise<void> {
     this.graphs.close();
+    await this.analyses.close();
     await this.simulations.close();
     await this.exports.close();
     await Promise.all([...this.live.keys()].map((id) => this.pause(id).catch(() => undefined)));

@@ -1,6 +1,7 @@
 /**
  * The Results view's PageRank and evaluation of each crawl, computed in the engine
- * (runPageRank, runEvaluation) while the window follows their analysisProgress events. The
+ * (runPageRank, runEvaluation, in a worker thread there) while the window follows their
+ * analysisProgress events; Cancel stops them (cancelAnalysis). The
  * stored PageRank runs are read back at once (pageRankResult) so that a crawl ranked before
  * shows its figures without recomputing; the last evaluation of each crawl is kept for the
  * session, so coming back to the view shows it again.
@@ -62,7 +63,12 @@ export const useResultsStore = defineStore('results', () => {
     if (out.ok) evaluations.value[crawlId] = out.value;
   }
 
+  /** Cancels the crawl's computation under way (it then ends with CRAWL_CANCELLED, kept as its error). */
+  async function cancel(crawlId: string): Promise<void> {
+    await useApi().cancelAnalysis(crawlId);
+  }
+
   const busy = (crawlId: string) => progress.value[crawlId] !== undefined;
 
-  return { ...status, stored, computed, evaluations, progress, load, computePageRank, evaluate, busy };
+  return { ...status, stored, computed, evaluations, progress, load, computePageRank, evaluate, cancel, busy };
 });

@@ -2,7 +2,8 @@
  * The engine's side of the Results view: a crawl's stored PageRank is read back without
  * recomputing (null before any run, the latest run with its top pages and sites after one,
  * marked not current once the crawl has changed), and runPageRank and runEvaluation send
- * analysisProgress events, step by step, up to the end, for the crawl asked about only.
+ * analysisProgress events, step by step, up to the end, for the crawl asked about only, from
+ * a worker thread (dist's, built by npm test) that a cancel stops cleanly.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,6 +68,27 @@ describe('Results API', () => {
 
     // The evaluation now uses the stored run.
     expect((await api.runEvaluation('hand')).truth).toBe('stored');
+  });
+
+  it('cancels a computation under way, which then fails with CRAWL_CANCELLED and leaves the crawl free to rank', async () => {
+    const before = (await api.pageRankResult('other'))?.page.runId ?? null;
+    const ranking = api.runPageRank('other');
+    await api.cancelAnalysis('other');
+    await expect(ranking).rejects.toMatchObject({ code: 'CRAWL_CANCELLED' });
+    expect((await api.pageRankResult('other'))?.page.runId ?? null).toBe(before);
+    const evaluating = api.runEvaluation('other');
+    await api.cancelAnalysis('other');
+    await expect(evaluating).rejects.toMatchObject({ code: 'CRAWL_CANCELLED' });
+    // The writer's lock was released: the crawl can be ranked now.
+    expect((await api.runPageRank('other')).page.nodes).toBe(12);
+    await expect(api.cancelAnalysis('../x')).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION' });
+  });
+
+  it('refuses evaluation options it cannot use, naming the field', async () => {
+    await expect(api.runEvaluation('hand', { points: 1 })).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'points' });
+    await expect(api.runEvaluation('hand', { points: 2.5 })).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'points' });
+    await expect(api.runEvaluation('hand', { threshold: -1 })).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'threshold' });
+    expect((await api.runEvaluation('hand', { points: 3 })).curve).toHaveLength(3);
   });
 
   it('marks the stored run as not current once the crawl has more pages', async () => {

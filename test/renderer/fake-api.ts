@@ -143,6 +143,7 @@ export function fakeApi() {
     // results: a crawl's stored PageRank as the engine reads it back (null until a test stores one).
     pageRankResult: (id) => known(id, () => storedRanks.get(id) ?? null),
     onAnalysisProgress: (cb) => (analysisCbs.add(cb), () => void analysisCbs.delete(cb)),
+    cancelAnalysis: async (id) => void calls.push(`cancelAnalysis ${id}`),
     startExport: async (id, req) =>
       known(id, () => {
         // The engine's own checks of a request (the out path is the engine's to choose).

@@ -114,6 +114,22 @@ describe('Results view', () => {
     expect(w.find('[data-testid="results-evaluate"]').text()).toBe('Evaluate again');
   });
 
+  it('cancels a computation under way: the engine is asked, and the view says it was cancelled, not that it failed', async () => {
+    const { w } = await open('/crawls/demo1/results');
+    let fail!: () => void;
+    fake.api.runEvaluation = () => new Promise((_resolve, reject) => (fail = () => reject(Object.assign(new Error('the computation was cancelled'), { name: 'CrawlError', code: 'CRAWL_CANCELLED' }))));
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    await w.find('[data-testid="results-cancel"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls).toContain('cancelAnalysis demo1');
+    fail();
+    await flushPromises();
+    expect(w.find('[data-testid="results-progress"]').exists()).toBe(false);
+    expect(w.find('[data-testid="results-cancelled"]').text()).toBe('Cancelled.');
+    expect(w.find('[data-testid="results-eval-error"]').exists()).toBe(false);
+  });
+
   it('warns that a running crawl is a snapshot, keeps PageRank for a paused crawl, and shows a refusal in words', async () => {
     const { w } = await open('/crawls/live1/results');
     expect(w.find('[data-testid="results-running"]').text()).toMatch(/still running: its results are of a snapshot/);
