@@ -40,8 +40,10 @@ export interface PageSearchRequest extends PageSearchFilter {
   descending: boolean;
   offset: number;
   limit: number;
-  /** Milliseconds the count may take before the total is given up (default 300). */
+  /** Milliseconds the count may take before the total is given up (default 250). */
   countBudgetMs?: number;
+  /** A question reading at most this many pages is narrow (default NARROW; tests set it to try both plans). */
+  narrowLimit?: number;
 }
 
 export interface PageSearchRow {
@@ -72,9 +74,16 @@ export interface PageSearchResult {
 /** A question is narrow when it reads at most this many pages. */
 export const NARROW = 20_000;
 /** Page ids per counting step. */
-const COUNT_STEP = 200_000;
+const COUNT_STEP = 100_000;
+/** A site's pages are counted up to this many. */
+const COUNT_CAP = 200_000;
 
 const PAGE_STATUSES: ReadonlySet<string> = new Set(['queued', 'fetched', 'duplicate', 'failed', 'skipped', 'disallowed']);
+
+/** A trigram as an FTS5 phrase. */
+function phrase(gram: string): string {
+  return `"${gram.replace(/"/g, '""')}"`;
+}
 
 /** Escapes LIKE's wildcards (the pattern uses ESCAPE '\'). */
 function likeEscape(text: string): string {
@@ -117,7 +126,7 @@ export class PageSearch {
   search(q: PageSearchRequest): PageSearchResult {
     const indexed = this.indexed();
     const run = this.pagerankRun();
-    const where = this.filters(q);
+    const where = this.filters(q, indexed);
     const narrow = this.narrowSource(q, indexed);
     let ids: number[];
     let total: number | null = null;
@@ -128,7 +137,7 @@ export class PageSearch {
       totalAtLeast = total;
     } else {
       ids = this.scanPage(where, q, run);
-      const counted = this.count(where, q.countBudgetMs ?? 300);
+      const counted = this.count(where, q, indexed, q.countBudgetMs ?? 250);
       total = counted.total;
       totalAtLeast = Math.max(counted.atLeast, ids.length > 0 ? q.offset + ids.length : 0);
     }
@@ -139,16 +148,21 @@ export class PageSearch {
     return { ...this.reader.params };
   }
 
-  /** The filters as one SQL condition on pages p (snapshot-aware, like record-fields.ts). */
-  private filters(f: PageSearchFilter): Where {
-    const parts = ['p.id <= @p'];
+  /**
+   * The filters as one SQL condition on pages p (snapshot-aware, like record-fields.ts). A
+   * unary + keeps SQLite from driving a query by a filter's index (pages by id or by site)
+   * when the plan is to walk the sort's index; a finished crawl (indexed) grows no more, so it
+   * needs no bound on the page id.
+   */
+  private filters(f: PageSearchFilter, indexed: boolean): Where {
+    const parts = [indexed ? 'TRUE' : '+p.id <= @p'];
     const params: Record<string, unknown> = {};
     if (f.urlText) {
       parts.push("p.url LIKE @urlLike ESCAPE '\\'");
       params.urlLike = `%${likeEscape(f.urlText)}%`;
     }
     if (f.siteId !== undefined) {
-      parts.push('p.site_id = @siteId');
+      parts.push('+p.site_id = @siteId');
       params.siteId = f.siteId;
     }
     if (f.status !== undefined) {
@@ -172,22 +186,39 @@ export class PageSearch {
     return { sql: parts.join(' AND '), params };
   }
 
-  /** The few pages a narrow question reads, as a condition on p.id or p.site_id; undefined when it is wide. */
+  /**
+   * The few pages a narrow question reads, as a condition on p.id or p.site_id; undefined when
+   * it is wide. URL text: the trigram index is asked how many URLs hold each of the text's
+   * trigrams, counting each only up to NARROW (so a common trigram costs no more than a rare
+   * one); the rarest three then give the candidates, which the filters' LIKE checks exactly.
+   * Only for ASCII text, where SQLite's case folding and JavaScript's agree.
+   */
   private narrowSource(q: PageSearchRequest, indexed: boolean): Where | undefined {
-    const candidates: Where[] = [];
-    if (q.urlText && indexed && q.urlText.length >= 3) {
-      const like = `%${likeEscape(q.urlText)}%`;
-      // Trigram LIKE with an ESCAPE clause is not indexed; without one '_' and '%' in the text would be wildcards.
-      if (!/[\\%_]/.test(q.urlText)) {
-        const n = this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages_fts WHERE url LIKE @like LIMIT @cap)').pluck().get({ like, cap: NARROW + 1 }) as number;
-        if (n <= NARROW) candidates.push({ sql: 'p.id IN (SELECT rowid FROM pages_fts WHERE url LIKE @ftsLike)', params: { ftsLike: like } });
+    const limit = q.narrowLimit ?? NARROW;
+    if (q.urlText && indexed && q.urlText.length >= 3 && /^[\x20-\x7e]+$/.test(q.urlText)) {
+      const text = q.urlText.toLowerCase();
+      const grams = [...new Set(Array.from({ length: text.length - 2 }, (_, i) => text.slice(i, i + 3)))];
+      // A long text: a sample of its trigrams is enough to find rare ones.
+      const step = Math.max(1, Math.ceil(grams.length / 40));
+      const probe = this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages_fts WHERE pages_fts MATCH @m LIMIT @cap)').pluck();
+      const counted = grams
+        .filter((_, i) => i % step === 0)
+        .map((g) => ({ g, n: probe.get({ m: phrase(g), cap: limit + 1 }) as number }))
+        .sort((a, b) => a.n - b.n);
+      if (counted[0]!.n <= limit) {
+        const match = counted.slice(0, 3).map((c) => phrase(c.g)).join(' AND ');
+        return { sql: 'p.id IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH @ftsMatch)', params: { ftsMatch: match } };
       }
     }
-    if (q.siteId !== undefined && this.hasIndex('pages_site')) {
-      const n = this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages WHERE site_id = @site LIMIT @cap)').pluck().get({ site: q.siteId, cap: NARROW + 1 }) as number;
-      if (n <= NARROW) candidates.push({ sql: 'p.site_id = @narrowSite', params: { narrowSite: q.siteId } });
+    if (q.siteId !== undefined && this.hasIndex('pages_site') && this.siteSize(q.siteId, limit + 1) <= limit) {
+      return { sql: 'p.site_id = @narrowSite', params: { narrowSite: q.siteId } };
     }
-    return candidates[0];
+    return undefined;
+  }
+
+  /** Pages of a site, counted up to `cap` (through pages_site). */
+  private siteSize(siteId: number, cap: number): number {
+    return this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages WHERE site_id = @site LIMIT @cap)').pluck().get({ site: siteId, cap }) as number;
   }
 
   /** Sort keys as SQL over pages p with pagerank r and page_indegree d joined. */
@@ -243,13 +274,21 @@ export class PageSearch {
     return out;
   }
 
-  /** Pages matching, counted in page-id ranges until done or out of time. */
-  private count(where: Where, budgetMs: number): { total: number | null; atLeast: number } {
+  /**
+   * Pages matching: all of a finished crawl at once (SQLite counts a small index); a site's
+   * through pages_site up to COUNT_CAP; else in page-id ranges until done or out of time.
+   */
+  private count(where: Where, q: PageSearchFilter, indexed: boolean, budgetMs: number): { total: number | null; atLeast: number } {
     const started = Date.now();
     const params = { ...this.params(), ...where.params };
-    if (Object.keys(where.params).length === 0) {
-      const n = this.reader.prepared('SELECT count(*) FROM pages p WHERE p.id <= @p').pluck().get(params) as number;
+    const filtered = Object.keys(where.params).length > 0;
+    if (!filtered && indexed) {
+      const n = this.reader.prepared('SELECT count(*) FROM pages').pluck().get() as number;
       return { total: n, atLeast: n };
+    }
+    if (q.siteId !== undefined && this.hasIndex('pages_site')) {
+      const n = this.reader.prepared(`SELECT count(*) FROM (SELECT 1 FROM pages p WHERE p.site_id = @site AND ${where.sql} LIMIT @cap)`).pluck().get({ ...params, site: q.siteId, cap: COUNT_CAP + 1 }) as number;
+      return n > COUNT_CAP ? { total: null, atLeast: COUNT_CAP } : { total: n, atLeast: n };
     }
     const st = this.reader.prepared(`SELECT count(*) FROM pages p WHERE p.id > @lo AND p.id <= @hi AND ${where.sql}`).pluck();
     const last = this.reader.params.p;
