@@ -8,6 +8,7 @@ import type { BarSeriesOption, LineSeriesOption, ScatterSeriesOption } from 'ech
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import type { CompareReport } from '../../core/api/contract.js';
+import { percentLabel } from './chart-units.js';
 import { formatNumber } from './format.js';
 
 export type ChartOption = ComposeOption<BarSeriesOption | LineSeriesOption | ScatterSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption>;
@@ -56,11 +57,13 @@ function line(name: string, data: Array<[number, number]>, color: string, dash?:
 
 export function curvesOption(r: CompareReport): ChartOption {
   const { curveA, curveB } = r.pagerank;
-  const pts = (c: typeof curveA, y: 'cumulative' | 'best' | 'random') => c.map((p): [number, number] => [p.pages, p[y]]);
+  // Shares in %, as the Results view and Live draw them.
+  const pts = (c: typeof curveA, y: 'cumulative' | 'best' | 'random') => c.map((p): [number, number] => [p.pages, p[y] * 100]);
   return {
     ...frame,
+    tooltip: { ...frame.tooltip, valueFormatter: (v: unknown) => (typeof v === 'number' ? percentLabel(v) : '–') },
     xAxis: { type: 'value', min: 0, ...axis('pages fetched') },
-    yAxis: { type: 'value', min: 0, max: 1, ...yAxisName('cumulative PageRank') },
+    yAxis: { type: 'value', min: 0, max: 100, ...yAxisName('cumulative PageRank (%)'), axisLabel: { formatter: percentLabel } },
     series: [
       line('A', pts(curveA, 'cumulative'), COLOR_A),
       line('B', pts(curveB, 'cumulative'), COLOR_B),
