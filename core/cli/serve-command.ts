@@ -45,7 +45,7 @@ export const serveCommand = defineCommand({
     if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
     // Loaded here, not at start-up: every other command would pay for the whole engine API.
   const [{ EngineApi }, { startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
-  const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort, datasetsDir: flags.datasets, simulationThrottleMs: durationFlag(flags, 'simulation-throttle') });
+  const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort, datasetsDir: flags.datasets, simulationThrottleMs: durationFlag(flags, 'simulation-throttle'), exportThrottleMs: durationFlag(flags, 'export-throttle') });
     const staticDir = rendererDir();
     if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
     const server = await startBrowserServer({ api, staticDir, exportsDir: api.exportsDir, port: intFlag(flags, 'port', 0) ?? 0 });

@@ -126,7 +126,7 @@ describe('routes', () => {
     const focusable = () => tabs().filter((t) => t.attributes('tabindex') === '0').map((t) => t.text());
     expect(selected()).toEqual(['Live']);
     expect(focusable()).toEqual(['Live']);
-    expect(w.find('main[role="tabpanel"]').attributes('aria-labelledby')).toBe('tab-live');
+    expect(w.find('main [role="tabpanel"]').attributes('aria-labelledby')).toBe('tab-live');
     const key = async (k: string) => {
       await w.find('[role="tab"][aria-selected="true"]').trigger('keydown', { key: k });
       await flushPromises();
