@@ -134,12 +134,20 @@ export function readAllLinks(db: Database.Database, pageIds: Int32Array, table: 
   return [readLinkRange(db, -Number.MAX_VALUE, Number.MAX_VALUE, table, outdeg, seq)];
 }
 
+/**
+ * Where better-sqlite3 is, for the worker threads to load it. The Electron build bundles this
+ * file as CommonJS, where import.meta is empty: there `require` resolves it.
+ */
+function betterSqlitePath(): string {
+  return typeof require === 'function' ? require.resolve('better-sqlite3') : createRequire(import.meta.url).resolve('better-sqlite3');
+}
+
 function readOnThreads(path: string, bounds: number[], table: Int32Array, outdeg: Uint32Array, seq: number): Uint32Array[] | undefined {
   const ranges = bounds.length - 1;
   const flag = new Int32Array(new SharedArrayBuffer(4 * ranges));
-  const sqlitePath = createRequire(import.meta.url).resolve('better-sqlite3');
   const ports = [];
   try {
+    const sqlitePath = betterSqlitePath();
     for (let index = 0; index < ranges; index++) {
       const { port1, port2 } = new MessageChannel();
       ports.push(port1);
