@@ -93,6 +93,10 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(Array.isArray(await h.api.parkedSites('shape'))).toBe(true);
       expect(Array.isArray(await h.api.recentErrors('shape'))).toBe(true);
       expect(await h.api.pageRankResult('shape')).toBeNull();
+      // results: evaluation options checked before any work, naming the field; a cancel with nothing under way does nothing.
+      const points = await h.api.runEvaluation('shape', { points: 1 }).catch((e: unknown) => e);
+      expect(points).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'points' });
+      expect(await h.api.cancelAnalysis('shape')).toBeFalsy();
       await h.api.deleteCrawl('shape');
       expect((await h.api.listCrawls()).map((c) => c.id)).not.toContain('shape');
     });

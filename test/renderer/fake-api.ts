@@ -119,7 +119,7 @@ export function fakeApi() {
     timeline: (id) => known(id, () => ({ stored: true, points: [] })),
     parkedSites: async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 2, skipped: ['http://b.test/', 'http://b.test/x'] }],
     // results: PageRank and the evaluation of a tiny graph, the evaluation by the engine's own metrics().
-    runPageRank: (id) =>
+    runPageRank: async (id) =>
       known(id, (c) => {
         if (c.status === 'running') throw Object.assign(new Error(`crawl "${id}" is running; pause it before computing PageRank`), { name: 'CrawlError', code: 'CRAWL_DB_LOCKED' });
         calls.push(`runPageRank ${id}`);
@@ -130,11 +130,13 @@ export function fakeApi() {
         storedRanks.set(id, { page: stored(result.page), site: stored(result.site) });
         return result;
       }),
-    runEvaluation: (id, opts) =>
+    runEvaluation: async (id, opts) =>
       known(id, () => {
         calls.push(`runEvaluation ${id}`);
         analysisCbs.forEach((cb) => cb({ crawlId: id, what: 'evaluation', fraction: 0.8, step: "Kendall's tau, Crawl & Stop and the curves" }));
-        if (opts?.threshold !== undefined && (typeof opts.threshold !== 'number' || !Number.isFinite(opts.threshold))) throw badField('threshold', 'must be a number');
+        if (opts?.threshold !== undefined && (typeof opts.threshold !== 'number' || !Number.isFinite(opts.threshold) || opts.threshold < 0)) throw badField('threshold', 'must be 0 or more');
+        const p = opts?.points;
+        if (p !== undefined && (!Number.isInteger(p) || p < 2 || p > 100_000)) throw badField('points', 'must be a whole number from 2 to 100,000');
         // Fetched in this order: the second page holds the most PageRank.
         const values = Float64Array.from([0.2, 0.4, 0.1, 0.3]);
         const times = Float64Array.from([0, 1000, 2000, 3000]);
