@@ -15,7 +15,7 @@ import type { EvaluationDto, StoredPageRankDto } from '../../core/api/contract.j
 import { byteRateUnit } from '../../renderer/lib/chart-units.js';
 import { formatNumber } from '../../renderer/lib/format.js';
 import { crawlbench } from '../helpers/run.js';
-import { FIXTURE_ID, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { ARTIFACTS, FIXTURE_ID, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
 
 declare global {
   interface Window {
@@ -98,6 +98,7 @@ describe.skipIf(noBrowser)('Results view in the browser', () => {
       const cells = await rows.nth(i).locator('td').allInnerTexts();
       expect(cells.slice(0, 3)).toEqual([`${r.percent} %`, formatNumber(r.k), `${formatNumber(r.share * 100, 1)} %`]);
     }
+    await page.screenshot({ path: join(ARTIFACTS, 'results-view.png'), fullPage: true });
     const pagesFor = await page.locator('[data-testid="results-pages-for"] tbody tr td:nth-child(2)').allInnerTexts();
     expect(pagesFor).toEqual(ev.pagesForPageRank.map((r) => (r.fractionPages === null ? '–' : `${formatNumber(r.fractionPages * 100, 1)} % (${formatNumber(Math.round(r.fractionPages * ev.pagesFetched))} pages)`)));
   });
