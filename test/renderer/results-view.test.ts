@@ -85,6 +85,9 @@ describe('Results view', () => {
     expect(top.map((r) => r.find('a').text())).toEqual(stored.page.top.map((p) => p.name));
     expect(w.find('[data-testid="results-rank"]').text()).toBe('Compute PageRank again');
 
+    const sites = w.findAll('[data-testid="results-top-sites"] tbody tr a');
+    expect(sites.map((a) => a.text())).toEqual(stored.site!.top.map((s) => s.name));
+    expect(sites[0]!.attributes('href')).toBe(`/crawls/demo1/sites?q=${stored.site!.top[0]!.name}`);
     await top[0]!.find('a').trigger('click');
     await flushPromises();
     expect(router.currentRoute.value.name).toBe('pages');

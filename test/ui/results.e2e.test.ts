@@ -63,7 +63,7 @@ describe.skipIf(noBrowser)('Results view in the browser', () => {
     const firstPage = page.locator('[data-testid="results-top-pages"] tbody tr').first();
     await firstPage.waitFor();
     expect(await page.locator('[data-testid="results-top-pages"] tbody tr a').allInnerTexts()).toEqual(stored.page.top.map((p) => p.name));
-    expect(await page.locator('[data-testid="results-top-sites"] tbody tr td:nth-child(2)').allInnerTexts()).toEqual(stored.site!.top.map((s) => s.name));
+    expect(await page.locator('[data-testid="results-top-sites"] tbody tr td:nth-child(2) a').allInnerTexts()).toEqual(stored.site!.top.map((s) => s.name));
     expect(await page.locator('[data-testid="results-runs"] tbody tr[data-kind="page"]').innerText()).toContain(formatNumber(stored.page.nodes));
     expect(await page.locator('[data-testid="results-no-evaluation"]').count()).toBe(1);
   });
