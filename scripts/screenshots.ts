@@ -72,11 +72,10 @@ function shots(firstUrl: string, simulationId: string | null): Shot[] {
     {
       name: 'results',
       hash: '#/crawls/demo/results',
-      ready: 'h2',
+      ready: '[data-testid="results-evaluate"]',
       act: async (page) => {
-        const run = page.locator('[data-testid="run-evaluation"], button:has-text("Evaluate")').first();
-        if (await run.count()) await run.click();
-        await page.locator('[data-chart="results-curve"], [data-chart]').first().waitFor({ timeout: 120_000 });
+        await page.getByTestId('results-evaluate').click();
+        await page.getByTestId('results-evaluation').waitFor({ timeout: 300_000 });
       },
     },
     { name: 'compare', hash: '#/compare/demo/demo-later', ready: '[data-testid="compare-cards"]' },
