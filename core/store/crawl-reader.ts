@@ -142,9 +142,10 @@ export class CrawlReader {
     this.chunkRows = Math.max(1, Math.floor(opts.chunkRows ?? CHUNK_ROWS));
     this.sortRunRows = opts.sortRunRows ?? SORT_RUN_ROWS;
     this.tmpDir = opts.tmpDir ?? tmpdir();
-    // One statement, so the three maxima are of one moment.
+    // One statement, so the three maxima are of one moment. max(fetch_seq) names the partial
+    // index's condition, so that SQLite reads it from pages_fetch_seq (without: a scan, 290 ms at 3M pages).
     const [s, p, site, rc] = this.db
-      .prepare('SELECT (SELECT max(fetch_seq) FROM pages), (SELECT max(id) FROM pages), (SELECT max(id) FROM sites), (SELECT max(id) FROM robots_content)')
+      .prepare('SELECT (SELECT max(fetch_seq) FROM pages WHERE fetch_seq IS NOT NULL), (SELECT max(id) FROM pages), (SELECT max(id) FROM sites), (SELECT max(id) FROM robots_content)')
       .raw()
       .get() as Array<number | null>;
     this.snapshot = Object.freeze({ fetchSeq: s ?? 0, pageId: p ?? 0, siteId: site ?? 0, robotsCaptureId: rc ?? 0 });

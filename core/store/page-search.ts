@@ -73,6 +73,8 @@ export interface PageSearchResult {
 
 /** A question is narrow when it reads at most this many pages. */
 export const NARROW = 20_000;
+/** A trigram in at most this many URLs is rare enough to read its URLs without counting further. */
+const FEW = 1_000;
 /** Page ids per counting step. */
 const COUNT_STEP = 100_000;
 /** A site's pages are counted up to this many. */
@@ -201,10 +203,11 @@ export class PageSearch {
       // A long text: a sample of its trigrams is enough to find rare ones.
       const step = Math.max(1, Math.ceil(grams.length / 40));
       const probe = this.reader.prepared('SELECT count(*) FROM (SELECT 1 FROM pages_fts WHERE pages_fts MATCH @m LIMIT @cap)').pluck();
-      const counted = grams
-        .filter((_, i) => i % step === 0)
-        .map((g) => ({ g, n: probe.get({ m: phrase(g), cap: limit + 1 }) as number }))
-        .sort((a, b) => a.n - b.n);
+      const sample = grams.filter((_, i) => i % step === 0);
+      // Counted up to a small cap first (cheap), up to `limit` only when no trigram is that rare.
+      const countUpTo = (cap: number) => sample.map((g) => ({ g, n: probe.get({ m: phrase(g), cap: cap + 1 }) as number })).sort((a, b) => a.n - b.n);
+      let counted = countUpTo(Math.min(limit, FEW));
+      if (counted[0]!.n > FEW && limit > FEW) counted = countUpTo(limit);
       if (counted[0]!.n <= limit) {
         const match = counted.slice(0, 3).map((c) => phrase(c.g)).join(' AND ');
         return { sql: 'p.id IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH @ftsMatch)', params: { ftsMatch: match } };
