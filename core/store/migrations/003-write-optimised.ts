@@ -42,8 +42,11 @@ CREATE UNIQUE INDEX pages_fetch_seq ON pages(fetch_seq) WHERE fetch_seq IS NOT N
 DROP INDEX links_dst;
 `;
 
-/** The indexes for reading a crawl by URL and by link target: built when a crawl finishes. */
+/** The indexes for reading a crawl by URL, by link target and (issue 18) its errors by site: built when a crawl finishes. */
 export const READ_INDEXES = [
   { name: 'pages_url', sql: 'CREATE INDEX IF NOT EXISTS pages_url ON pages(url)' },
   { name: 'links_dst', sql: 'CREATE INDEX IF NOT EXISTS links_dst ON links(dst)' },
+  // sites (issue 18): the Sites view's pages by error code for a page of sites (site-list.ts), covering, so neither
+  // every page is scanned nor a big site's rows read (3M pages: 5 ms for the 50 largest sites, 650 ms by a scan).
+  { name: 'pages_site_errors', sql: 'CREATE INDEX IF NOT EXISTS pages_site_errors ON pages(site_id, error_code, status, fetch_seq) WHERE error_code IS NOT NULL' },
 ] as const;
