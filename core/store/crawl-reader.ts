@@ -19,7 +19,7 @@ import type { CrawlState } from './crawl-state.js';
 import { openDatabase, type Db } from './database.js';
 import { readAllLinks } from './link-ranges.js';
 import { scanRanges } from './range-scan.js';
-import { pageSelect, siteColumn, siteSelect, type PageField, type PageRecord, type SiteField, type SiteRecord } from './record-fields.js';
+import { pageSelect, siteSelect, type PageField, type PageRecord, type SiteField, type SiteRecord } from './record-fields.js';
 import { readTimeline, type TimelineSample } from './timeline.js';
 import { sortByUrl } from './url-order.js';
 
@@ -110,13 +110,6 @@ export interface LinkChunk {
   src: Float64Array;
   dst: Float64Array;
   length: number;
-}
-
-export interface SitesPageQuery {
-  sort: SiteField;
-  descending: boolean;
-  limit: number;
-  offset: number;
 }
 
 /** A crawl read through a reader: a reader, or an open connection (read through one over it). */
@@ -297,12 +290,6 @@ export class CrawlReader {
   }
   siteCount(): number {
     return this.statement('SELECT count(*) FROM sites WHERE id <= @site').pluck().get(this.bounds) as number;
-  }
-  /** One page of the sites table, sorted by a field (nulls last, then by id). */
-  sitesPage<K extends SiteField>(fields: readonly K[], q: SitesPageQuery): Array<Pick<SiteRecord, K>> {
-    const sql = `SELECT ${siteSelect(fields)} FROM sites WHERE id <= @site
-      ORDER BY ${siteColumn(q.sort)} ${q.descending ? 'DESC' : 'ASC'} NULLS LAST, id LIMIT @limit OFFSET @offset`;
-    return this.statement(sql).all({ ...this.bounds, limit: q.limit, offset: q.offset }) as Array<Pick<SiteRecord, K>>;
   }
   /**
    * Parked sites (by host, at most 1,000) with their skipped pages. One pass over the pages

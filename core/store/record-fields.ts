@@ -124,13 +124,6 @@ export function siteSelect(fields: readonly SiteField[]): string {
   return select(fields, SITE_SQL, 'site');
 }
 
-/** The plain column of a site field, for ORDER BY. */
-export function siteColumn(field: SiteField): string {
-  const column = SITE_SQL[field];
-  if (column === undefined) throw new TypeError(`no site field ${String(field)}`);
-  return column;
-}
-
 function select<F extends string>(fields: readonly F[], table: Record<F, string>, what: string): string {
   if (fields.length === 0) throw new TypeError(`ask for at least one ${what} field`);
   return fields
