@@ -16,6 +16,12 @@ export { SERIES_MAX };
 /** markRaw: Vue must not make thousands of points reactive; `version` triggers redraws. */
 const makeSeries = () => markRaw(new LiveSeries());
 
+/** The settings of crawl `id` into `into`, unless another crawl is shown by the time they come. */
+async function settingsOf(id: string, run: ReturnType<typeof asyncActions<'settings'>>['run'], shown: () => string | null, into: { value: CrawlSettingsDto | null }) {
+  const out = await run('settings', () => useApi().crawlSettings(id));
+  if (out.ok && id === shown()) into.value = out.value;
+}
+
 export const useLiveStore = defineStore('live', () => {
   const { run, status } = asyncActions<'tables' | 'parked' | 'timeline' | 'settings'>();
   const crawlId = ref<string | null>(null);
@@ -46,12 +52,7 @@ export const useLiveStore = defineStore('live', () => {
     timelineStored.value = null;
     settings.value = null;
     version.value++;
-    if (id) void Promise.all([loadTimeline(id), loadSettings(id)]);
-  }
-
-  async function loadSettings(id: string) {
-    const out = await run('settings', () => useApi().crawlSettings(id));
-    if (out.ok && id === crawlId.value) settings.value = out.value;
+    if (id) void Promise.all([loadTimeline(id), settingsOf(id, run, () => crawlId.value, settings)]);
   }
 
   /** The crawl's history from its start, then whatever arrived live meanwhile. */

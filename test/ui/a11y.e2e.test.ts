@@ -35,7 +35,7 @@ const VIEWS: Array<{ name: string; hash: string; ready: string; act?: (page: Pag
   { name: 'New crawl', hash: '#/new', ready: 'h2#new-title' },
   { name: 'Live', hash: `#/crawls/${FIXTURE_ID}/live`, ready: '[data-testid="crawl-settings"] [data-fact="policy"]' },
   { name: 'Crawls', hash: '#/crawls', ready: `tr[data-crawl="${FIXTURE_ID}"]` },
-  { name: 'Sites', hash: `#/crawls/${FIXTURE_ID}/sites`, ready: 'h2' },
+  { name: 'Sites', hash: `#/crawls/${FIXTURE_ID}/sites`, ready: '[data-table="sites"] tbody td[data-col="host"]' },
   { name: 'Pages', hash: `#/crawls/${FIXTURE_ID}/pages`, ready: 'h2' },
   { name: 'Page inspector', hash: '(the first seed, below)', ready: '[data-testid="page"]' },
   {
