@@ -176,7 +176,7 @@ describe.skipIf(noBrowser)('Crawl again and Compare in the browser', () => {
     const riser = report.pagerank.risers[0]!;
     expect(await page.locator('[data-table="risers"] tbody tr').first().locator('.url').innerText()).toBe(riser.url);
     await page.locator('[data-table="risers"] tbody tr').first().locator('[data-open="b"]').click();
-    await page.getByRole('heading', { name: 'Page inspector — first-again' }).waitFor();
+    await page.getByRole('heading', { name: 'Pages — first-again' }).waitFor();
     expect(await page.getByTestId('inspect-url').inputValue()).toBe(riser.url);
     await page.getByTestId('page-title').waitFor({ timeout: 10_000 });
     expect(consoleErrors).toEqual([]);
