@@ -2,9 +2,9 @@
  * The Pages view's read indexes (issue 18), built when a crawl finishes beside pages_url and
  * links_dst (CrawlStore.buildReadIndexes) and dropped when it resumes, where they would cost
  * every discovered page and link a write at a random place:
- * - pages_fts: an FTS5 trigram index over the URLs (external content: the URLs stay in pages
- *   only; detail=none and columnsize=0 keep it small: it says which URLs hold a trigram, and
- *   page-search.ts checks the candidates' URLs with LIKE). A URL-substring search then reads
+ * - pages_fts: an FTS5 trigram index over the URLs, contentless (the URLs stay in pages only;
+ *   detail=none and columnsize=0 keep it small): it says which pages' URLs hold a trigram, and
+ *   page-search.ts checks the candidates' URLs with LIKE. A URL-substring search then reads
  *   the pages holding the text's rarest trigrams instead of every URL.
  * - pages_site: pages by site, for the site filter.
  * - page_indegree (schema 6): each page's in-links, counted once from links_dst.
@@ -26,14 +26,15 @@ export function buildPageSearchIndexes(db: Db): void {
       db.exec(`INSERT INTO page_indegree(page_id, indegree)
         SELECT p.id, coalesce(c.n, 0) FROM pages p LEFT JOIN (SELECT dst, count(*) AS n FROM links GROUP BY dst) c ON c.dst = p.id`);
       // Last: its presence says the crawl's read indexes are complete.
-      db.exec("CREATE VIRTUAL TABLE pages_fts USING fts5(url, content='pages', content_rowid='id', tokenize='trigram', detail='none', columnsize=0)");
-      // Built in one go and merged once at the end: with FTS5's default merging as it goes
-      // (automerge 4, crisismerge 16) 3M URLs took 158 s, each new segment merged again and
-      // again. Not crisismerge 2000 either: FTS5 refuses a level of more than 2,000 segments
-      // (SQLITE_FULL), which 3M URLs reach; 64 merges rarely and stays far from it.
+      // Contentless: the index only says which page ids hold a trigram (page-search.ts checks
+      // the candidates' URLs in pages). Filled from pages in one go and merged once at the end:
+      // as an external-content table with FTS5's default merging, 3M URLs took 158 s; with
+      // merging held back, 74 s; contentless, 15 s (bench/pages). crisismerge 64, not more:
+      // FTS5 refuses a level of more than 2,000 segments (SQLITE_FULL), which 3M URLs reach.
+      db.exec("CREATE VIRTUAL TABLE pages_fts USING fts5(url, content='', tokenize='trigram', detail='none', columnsize=0)");
       db.exec("INSERT INTO pages_fts(pages_fts, rank) VALUES('automerge', 0)");
       db.exec("INSERT INTO pages_fts(pages_fts, rank) VALUES('crisismerge', 64)");
-      db.exec("INSERT INTO pages_fts(pages_fts) VALUES('rebuild')");
+      db.exec('INSERT INTO pages_fts(rowid, url) SELECT id, url FROM pages');
       db.exec("INSERT INTO pages_fts(pages_fts) VALUES('optimize')");
     })();
   }
