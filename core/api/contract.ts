@@ -342,6 +342,12 @@ export interface PageSearchDto {
   descending: boolean;
   /** The crawl's search indexes exist (built when it finishes): URL text is found through an index, in-degree can sort. */
   indexed: boolean;
+  /**
+   * False when the search stopped at its time limit (about 0.6 s) having looked at `examined`
+   * pages in the sort's order without filling the result page: matches further on are not shown.
+   */
+  complete: boolean;
+  examined: number;
   /** The stored page PageRank run the values come from (null: none, so no PageRank sort). */
   pagerankRun: { id: number; createdAt: string } | null;
 }

@@ -26,7 +26,7 @@ export function searchPages(reader: CrawlReader, query: unknown): PageSearchDto 
   let siteId: number | undefined;
   if (q.site !== undefined) {
     siteId = search.siteId(q.site);
-    if (siteId === undefined) return { ...base, total: 0, totalAtLeast: 0, rows: [] };
+    if (siteId === undefined) return { ...base, total: 0, totalAtLeast: 0, complete: true, examined: 0, rows: [] };
   }
   const req: PageSearchRequest = {
     urlText: q.url,
@@ -45,6 +45,8 @@ export function searchPages(reader: CrawlReader, query: unknown): PageSearchDto 
     ...base,
     total: out.total,
     totalAtLeast: out.totalAtLeast,
+    complete: out.complete,
+    examined: out.examined,
     rows: out.rows.map(({ id: _id, ...row }) => row),
   };
 }

@@ -152,18 +152,28 @@ describe('searchPages on a finished crawl of the demo web', () => {
         { urlText: '.demo' },
         { siteId: pages[0]!.site_id, sort: 'pagerank', descending: true },
         { siteId: pages[0]!.site_id, urlText: host.slice(0, 6), status: 'fetched', sort: 'indegree', descending: false },
+        { status: 'queued', sort: 'fetch', descending: true },
+        { depth: 2, exactDepth: true, sort: 'pagerank', descending: false },
       ];
       for (const ask of asks) {
         for (const offset of [0, 7]) {
           const q: PageSearchRequest = { sort: 'fetch', descending: false, offset, limit: 40, ...ask };
           const narrow = search.search({ ...q, narrowLimit: 1e9 });
           const wide = search.search({ ...q, narrowLimit: 0 });
-          expect(narrow.plan).toBe('narrow');
+          // The walk along the sort in chunks of 37 pages: chunk ends, skipped chunks and segment ends fall inside the page.
+          const chunked = search.search({ ...q, narrowLimit: 0, chunkRows: 37, scanBudgetMs: 60_000 });
+          // Status and depth alone have no narrow source: both then walk the sort, in chunks of their own size.
+          expect(narrow.plan).toBe(ask.urlText !== undefined || ask.siteId !== undefined ? 'narrow' : 'scan');
           expect(wide.plan).toBe('scan');
           expect(wide.rows.map((r) => r.url)).toEqual(narrow.rows.map((r) => r.url));
+          expect(chunked.rows.map((r) => r.url)).toEqual(narrow.rows.map((r) => r.url));
+          expect([wide.complete, chunked.complete]).toEqual([true, true]);
           expect(wide.total).toBe(narrow.total);
         }
       }
+      // Out of time at once: what was found so far, and said to be incomplete.
+      const cut = search.search({ sort: 'pagerank', descending: true, offset: 0, limit: 50, status: 'skipped', narrowLimit: 0, chunkRows: 10, scanBudgetMs: -1 });
+      expect(cut).toMatchObject({ complete: false, rows: [] });
     } finally {
       reader.close();
     }

@@ -172,7 +172,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(await codeOf(h.api.searchPages('no-such-crawl', {}))).toBe('CRAWL_DB_MISSING');
       await h.api.createCrawl({ name: 'shape-pages', seedText: 'http://127.0.0.1:9/', w: 0 });
       const found = await h.api.searchPages('shape-pages', { limit: 5 });
-      expect(found).toMatchObject({ totalAtLeast: expect.any(Number), rows: expect.any(Array), offset: 0, limit: 5, sort: 'fetch', descending: false, indexed: expect.any(Boolean) });
+      expect(found).toMatchObject({ totalAtLeast: expect.any(Number), rows: expect.any(Array), offset: 0, limit: 5, sort: 'fetch', descending: false, indexed: expect.any(Boolean), complete: expect.any(Boolean), examined: expect.any(Number) });
       expect(found.total === null || typeof found.total === 'number').toBe(true);
       expect(found).toHaveProperty('pagerankRun');
       for (const row of found.rows) {

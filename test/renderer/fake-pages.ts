@@ -71,6 +71,8 @@ export function fakeSearchPages(pages: FakePage[], query: unknown): PageSearchDt
     sort: q.sort,
     descending: q.descending,
     indexed: true,
+    complete: true,
+    examined: pages.length,
     pagerankRun: { id: 1, createdAt: '2026-01-01T00:00:00.000Z' },
   };
 }
