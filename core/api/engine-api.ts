@@ -23,7 +23,8 @@ import { pageDetail, searchPages } from './page-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, readDemoSidecar, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
-import { withCrawlReader } from '../store/crawl-reader.js';
+// A crawl file of an older schema is brought up to date when the workbench first reads it.
+import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reader.js';
 
 /** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
 const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';

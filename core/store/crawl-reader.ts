@@ -464,6 +464,19 @@ function withFields<K extends string, E extends string>(fields: readonly K[], ..
 }
 
 /** Opens a reader, runs fn, closes it (also when fn throws). */
+/**
+ * withCrawlReader, bringing a crawl file of an older schema up to date first (openMigrated):
+ * for the workbench, which lists a workspace's older crawls beside new ones.
+ */
+export function withMigratedCrawlReader<T>(path: string, fn: (reader: CrawlReader) => T, opts: ReaderOptions = {}): T {
+  const reader = CrawlReader.openMigrated(path, opts);
+  try {
+    return fn(reader);
+  } finally {
+    reader.close();
+  }
+}
+
 export function withCrawlReader<T>(path: string, fn: (reader: CrawlReader) => T, opts: ReaderOptions = {}): T {
   const reader = CrawlReader.open(path, opts);
   try {
