@@ -64,10 +64,10 @@ async function prepareWorkspace(s: Served): Promise<{ firstUrl: string; simulati
 function shots(firstUrl: string, simulationId: string | null): Shot[] {
   return [
     { name: 'new-crawl', hash: '#/new', ready: 'h2#new-title' },
-    { name: 'live', hash: '#/crawls/demo/live', ready: '[data-testid="crawl-settings"] [data-fact="policy"]' },
+    { name: 'live', hash: '#/crawls/demo-later/live', ready: '[data-testid="crawl-settings"] [data-fact="policy"]' },
     { name: 'crawls', hash: '#/crawls', ready: 'tr[data-crawl="demo"]' },
-    { name: 'sites', hash: '#/crawls/demo/sites', ready: 'table tbody tr' },
-    { name: 'pages', hash: '#/crawls/demo/pages?q=index&sort=pagerank', ready: 'table tbody tr' },
+    { name: 'sites', hash: '#/crawls/demo/sites', ready: '[data-table="sites"] tbody td[data-col="host"]' },
+    { name: 'pages', hash: '#/crawls/demo/pages?sort=pagerank', ready: '.page-results table tbody tr' },
     { name: 'page-inspector', hash: `#/crawls/demo/pages?url=${encodeURIComponent(firstUrl)}`, ready: '[data-testid="page"]' },
     {
       name: 'results',
