@@ -6,20 +6,16 @@
  * report's figures, its warnings, a per-site table filtered and paged, pages opening in either
  * crawl's inspector, and tables saved as CSV.
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import type { CompareProgressEvent, CompareReport, CreateCrawlRequest } from '../../core/api/contract.js';
 import { describePolicies } from '../../core/api/policies.js';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { compareReport } from './compare-fixture.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 const created: CreateCrawlRequest[] = [];
 
 beforeEach(async () => {
@@ -34,24 +30,11 @@ beforeEach(async () => {
   fake.crawls.set('later', crawlInfo('later', { status: 'finished', createdAt: '2026-06-01' }));
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
-
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  // Charts draw on a canvas, which happy-dom has not: the charts are the e2e test's.
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
+afterEach(unmountWorkbench);
 
 describe('Crawl again', () => {
   it('fills New crawl from a demo crawl: its web months later, the historical policy, it as history', async () => {
-    const { router, w } = await open('/crawls');
+    const { router, w } = await openAt('/crawls');
     await w.find('tr[data-crawl="first"] [data-action="again"]').trigger('click');
     await flushPromises();
     await flushPromises();
@@ -70,12 +53,12 @@ describe('Crawl again', () => {
   });
 
   it('is offered on Live too', async () => {
-    const { w } = await open('/crawls/first/live');
+    const { w } = await openAt('/crawls/first/live');
     expect(w.find('[data-testid="crawl-again"]').attributes('href')).toBe('/new?again=first');
   });
 
   it('offers the demo web months later in a plain New crawl too', async () => {
-    const { w } = await open('/new');
+    const { w } = await openAt('/new');
     await w.find('[data-testid="demo-revision-2"]').setValue(true);
     await w.find('[data-testid="name"]').setValue('r2');
     await w.find('form.new-crawl').trigger('submit');
@@ -92,7 +75,7 @@ describe('Compare', () => {
     fake.api.onCompareProgress = (cb) => (progress.add(cb), () => void progress.delete(cb));
     fake.api.compareCrawls = (a, b, opts) => (asked.push([a, b, opts?.jobId]), new Promise((r) => (finish = r)));
     fake.api.cancelCompare = vi.fn(async () => {});
-    const { router, w } = await open('/crawls');
+    const { router, w } = await openAt('/crawls');
     expect(w.find('[data-testid="compare-picked"]').attributes('disabled')).toBeDefined();
     await w.find('tr[data-crawl="later"] [data-action="pick"]').setValue(true);
     await w.find('tr[data-crawl="first"] [data-action="pick"]').setValue(true);
@@ -115,7 +98,7 @@ describe('Compare', () => {
 
   it('shows the figures, warnings and notes, a per-site table filtered and paged, and opens pages in either crawl', async () => {
     fake.api.compareCrawls = async () => JSON.parse(JSON.stringify(compareReport())) as CompareReport;
-    const { w } = await open('/compare/first/later');
+    const { w } = await openAt('/compare/first/later');
     const card = (id: string) => w.find(`[data-card="${id}"]`).text();
     expect([card('pages-a'), card('pages-b'), card('pages-jaccard'), card('sites'), card('content-changed'), card('new-links')]).toEqual(['100', '110', '0.355', '3 / 3 / 2', '20 of 55', '28.6 %']);
     expect([card('tau'), card('rho'), card('top100'), card('top1000'), card('pages-share'), card('pagerank-share')]).toEqual(['0.612', '0.750', '55.0 %', '–', '50.0 %', '72.1 %']);
@@ -143,7 +126,7 @@ describe('Compare', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       names.push(this.download);
     });
-    const { w } = await open('/compare/first/later');
+    const { w } = await openAt('/compare/first/later');
     await w.find('[data-filter="sites"]').setValue('s0');
     await w.find('[data-csv="sites"]').trigger('click');
     click.mockRestore();
@@ -160,7 +143,7 @@ describe('Compare', () => {
       calls++;
       throw Object.assign(new Error('the comparison was cancelled'), { code: 'CRAWL_CANCELLED' });
     };
-    const { w } = await open('/compare/first/later');
+    const { w } = await openAt('/compare/first/later');
     expect(w.find('[data-testid="compare-cancelled"]').exists()).toBe(true);
     fake.api.compareCrawls = async () => compareReport();
     await w.find('[data-testid="compare-cancelled"] button').trigger('click');

@@ -6,19 +6,15 @@
  * PageRank, discovery path and link totals, in-links paged by a hundred, and a refusal shown
  * where the search was made.
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
 import { formatPageRank } from '../../renderer/lib/page-search-route.js';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
 import { fakePages, fakeSearchPages } from './fake-pages.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 const held = fakePages(160);
 
 beforeEach(() => {
@@ -27,19 +23,8 @@ beforeEach(() => {
   fake.pages.set('demo1', held);
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
+afterEach(unmountWorkbench);
 
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
 const urls = (w: VueWrapper) => w.findAll('[data-testid="page-results"] tbody tr[data-url]').map((r) => r.attributes('data-url'));
 const settle = async () => {
   await flushPromises();
@@ -49,7 +34,7 @@ const settle = async () => {
 
 describe('Pages view', () => {
   it('shows the count and the first fifty pages, pages on, and sorts by PageRank, all kept in the address', async () => {
-    const { router, w } = await open('/crawls/demo1/pages');
+    const { router, w } = await openAt('/crawls/demo1/pages');
     expect(w.find('h2').text()).toBe('Pages — demo1');
     expect(w.find('[data-testid="result-count"]').text()).toBe('160 pages');
     expect(urls(w)).toEqual(fakeSearchPages(held, { limit: 50 }).rows.map((r) => r.url));
@@ -72,7 +57,7 @@ describe('Pages view', () => {
   });
 
   it('opens a row in the inspector: PageRank, discovery path, link totals; in-links a hundred at a time', async () => {
-    const { router, w } = await open('/crawls/demo1/pages?sort=pagerank');
+    const { router, w } = await openAt('/crawls/demo1/pages?sort=pagerank');
     const first = urls(w)[0]!;
     await w.find(`tr[data-url="${first}"] td[data-col="status"]`).trigger('click');
     await settle();
@@ -105,7 +90,7 @@ describe('Pages view', () => {
   });
 
   it('shows a refused search where it was made, in words', async () => {
-    const { w } = await open('/crawls/demo1/pages');
+    const { w } = await openAt('/crawls/demo1/pages');
     fake.api.searchPages = () => Promise.reject(Object.assign(new Error('sort: no PageRank is stored for this crawl yet'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'sort' }));
     await w.find('form.page-search').trigger('submit');
     await w.find('[data-testid="search-url"]').setValue('x');

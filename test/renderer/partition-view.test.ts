@@ -6,19 +6,15 @@
  * chart options hold the report's series on log axes, a refusal shows at the form, and the
  * graph files written are offered for download.
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import type { PartitionRequest } from '../../core/api/contract.js';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
 import { messagesOption, seriesOf, volumeOption } from '../../renderer/lib/partition-charts.js';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 const asked: PartitionRequest[] = [];
 
 beforeEach(() => {
@@ -30,24 +26,11 @@ beforeEach(() => {
   fake.api.partitionCrawl = (id, req) => (asked.push(req), partition(id, req));
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
-
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  // Charts draw on a canvas, which happy-dom has not: the charts are the e2e test's.
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
+afterEach(unmountWorkbench);
 
 describe('Partition view', () => {
   it('picks a crawl, sends the models and K ticked, and shows the table of the report', async () => {
-    const { router, w } = await open('/partition');
+    const { router, w } = await openAt('/partition');
     expect(w.find('[data-testid="no-crawl"]').exists()).toBe(true);
     await w.find('[data-testid="partition-crawl"]').setValue('demo1');
     await flushPromises();
@@ -66,7 +49,7 @@ describe('Partition view', () => {
   });
 
   it('leaves out K beyond the sites of a crawl, and shows the engine’s refusal at the form', async () => {
-    const { w } = await open('/crawls/demo2/partition');
+    const { w } = await openAt('/crawls/demo2/partition');
     expect((w.find('input[data-k="4"]').element as HTMLInputElement).checked).toBe(false);
     expect((w.find('input[data-k="2"]').element as HTMLInputElement).checked).toBe(true);
     fake.api.partitionCrawl = () => Promise.reject(Object.assign(new Error('parts: 64 parts for the site model\'s 3 sites: at most 3'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'parts' }));
@@ -76,7 +59,7 @@ describe('Partition view', () => {
   });
 
   it('writes a graph file and offers it and its id map for download', async () => {
-    const { w } = await open('/crawls/demo1/partition');
+    const { w } = await openAt('/crawls/demo1/partition');
     await w.find('button[data-export="page-metis"]').trigger('click');
     await flushPromises();
     const links = w.findAll('[data-testid="partition-files"] a');

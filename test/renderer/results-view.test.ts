@@ -7,19 +7,15 @@
  * tables as the engine computes them, a running crawl is warned about, and a refusal shows in
  * words at the view.
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import type { EvaluationDto, PageRankResultDto } from '../../core/api/contract.js';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
 import { formatNumber } from '../../renderer/lib/format.js';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 
 beforeEach(() => {
   fake = fakeApi();
@@ -27,24 +23,11 @@ beforeEach(() => {
   fake.crawls.set('live1', crawlInfo('live1', { status: 'running', pagesFetched: 2 }));
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
-
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  // Charts draw on a canvas, which happy-dom has not: the charts are the e2e test's.
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
+afterEach(unmountWorkbench);
 
 describe('Results view', () => {
   it("is reached from Crawls' Results link, which replaced the raw JSON of PageRank and Evaluate", async () => {
-    const { router, w } = await open('/crawls');
+    const { router, w } = await openAt('/crawls');
     expect(w.find('pre').exists()).toBe(false);
     expect(w.findAll('button').some((b) => /^(PageRank|Evaluate)$/.test(b.text()))).toBe(false);
     await w.find('tr[data-crawl="demo1"] a[data-action="results"]').trigger('click');
@@ -54,7 +37,7 @@ describe('Results view', () => {
   });
 
   it('picks a crawl; without stored PageRank says so, computes it with the progress step, then shows its runs and top pages', async () => {
-    const { router, w } = await open('/results');
+    const { router, w } = await openAt('/results');
     expect(w.find('[data-testid="no-crawl"]').exists()).toBe(true);
     await w.find('[data-testid="results-crawl"]').setValue('demo1');
     await flushPromises();
@@ -97,7 +80,7 @@ describe('Results view', () => {
   it("shows a stored PageRank at once, and the evaluation's tau, averages and tables as the engine computes them", async () => {
     await fake.api.runPageRank('demo1');
     fake.calls.length = 0;
-    const { w } = await open('/crawls/demo1/results');
+    const { w } = await openAt('/crawls/demo1/results');
     expect(fake.calls).not.toContain('runPageRank demo1');
     expect(w.findAll('[data-testid="results-top-pages"] tbody tr')).toHaveLength(4);
     expect(w.find('[data-testid="results-no-evaluation"]').exists()).toBe(true);
@@ -118,7 +101,7 @@ describe('Results view', () => {
   });
 
   it('cancels a computation under way: the engine is asked, and the view says it was cancelled, not that it failed', async () => {
-    const { w } = await open('/crawls/demo1/results');
+    const { w } = await openAt('/crawls/demo1/results');
     let fail!: () => void;
     fake.api.runEvaluation = () => new Promise((_resolve, reject) => (fail = () => reject(Object.assign(new Error('the computation was cancelled'), { name: 'CrawlError', code: 'CRAWL_CANCELLED' }))));
     await w.find('[data-testid="results-evaluate"]').trigger('click');
@@ -134,7 +117,7 @@ describe('Results view', () => {
   });
 
   it('warns that a running crawl is a snapshot, keeps PageRank for a paused crawl, and shows a refusal in words', async () => {
-    const { w } = await open('/crawls/live1/results');
+    const { w } = await openAt('/crawls/live1/results');
     expect(w.find('[data-testid="results-running"]').text()).toMatch(/still running: its results are of a snapshot/);
     expect(w.find('[data-testid="results-rank"]').attributes('disabled')).toBeDefined();
     fake.api.runEvaluation = () => Promise.reject(Object.assign(new Error('live1.db has no fetched pages'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION' }));

@@ -5,17 +5,13 @@
  * Live and Pages without a crawl say how to pick one, and creating a crawl goes to
  * its Live address.
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 
 beforeEach(() => {
   fake = fakeApi();
@@ -23,28 +19,14 @@ beforeEach(() => {
   fake.crawls.set('other', crawlInfo('other', { status: 'paused' }));
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
-
-/** The workbench opened at `path`, as a fresh page load (new stores, new router). */
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  // LineChart draws on a canvas, which happy-dom has not: the charts are the e2e test's.
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
+afterEach(unmountWorkbench);
 
 const heading = (w: VueWrapper) => w.find('h2').text();
 const currentTab = (w: VueWrapper) => w.findAll('nav a[aria-current="page"]').map((a) => a.text());
 
 describe('routes', () => {
   it('shows the crawl named in the address, as a reload of /crawls/:id/live would', async () => {
-    const { w } = await open('/crawls/demo1/live');
+    const { w } = await openAt('/crawls/demo1/live');
     expect(heading(w)).toBe('Live — demo1');
     expect(w.find('[data-testid="status"]').text()).toBe('finished');
     expect(w.find('[data-testid="pages"]').text()).toBe('1,234');
@@ -53,7 +35,7 @@ describe('routes', () => {
   });
 
   it('says how to pick a crawl on Live and Pages without one, and names a crawl that is not there', async () => {
-    const { router, w } = await open('/live');
+    const { router, w } = await openAt('/live');
     expect(heading(w)).toBe('Live');
     expect(w.find('[data-testid="no-crawl"]').text()).toMatch(/No crawl selected/);
     await router.push('/pages');
@@ -68,7 +50,7 @@ describe('routes', () => {
   });
 
   it('opens the page inspector at the page in the address, and a lookup changes the address', async () => {
-    const { router, w } = await open('/crawls/demo1/pages?url=http%3A%2F%2Fa.test%2Fevil');
+    const { router, w } = await openAt('/crawls/demo1/pages?url=http%3A%2F%2Fa.test%2Fevil');
     expect(heading(w)).toBe('Pages — demo1');
     expect(w.find('[data-testid="page-title"]').text()).toBe('<img src=x onerror=alert(1)>');
     expect(w.find('[data-testid="page"] img').exists()).toBe(false);
@@ -86,7 +68,7 @@ describe('routes', () => {
   });
 
   it('keeps the tabs on the crawl last opened, and marks the current one', async () => {
-    const { router, w } = await open('/crawls');
+    const { router, w } = await openAt('/crawls');
     expect(currentTab(w)).toEqual(['Crawls']);
     expect(w.find('nav a[data-tab="live"]').attributes('href')).toBe('/live');
     await w.find('tr[data-crawl="other"] [data-action="open"]').trigger('click');
@@ -105,7 +87,7 @@ describe('routes', () => {
   });
 
   it('goes to the new crawl’s Live address once it is created and started', async () => {
-    const { router, w } = await open('/');
+    const { router, w } = await openAt('/');
     expect(router.currentRoute.value.fullPath).toBe('/new');
     expect(heading(w)).toBe('New crawl');
     expect(w.text()).toMatch(/breadth-first/);
@@ -119,7 +101,7 @@ describe('routes', () => {
   });
 
   it('moves through the view tabs with the arrow keys, Home and End, one tab in the Tab order', async () => {
-    const { router, w } = await open('/crawls/demo1/live');
+    const { router, w } = await openAt('/crawls/demo1/live');
     const tabs = () => w.findAll('[role="tablist"] [role="tab"]');
     expect(tabs().map((t) => t.text())).toEqual(['New crawl', 'Live', 'Crawls', 'Sites', 'Pages', 'Results', 'Partition', 'Simulate']);
     const selected = () => tabs().filter((t) => t.attributes('aria-selected') === 'true').map((t) => t.text());
@@ -149,7 +131,7 @@ describe('routes', () => {
   });
 
   it('leaves New crawl for an unknown address', async () => {
-    const { router } = await open('/no/such/place');
+    const { router } = await openAt('/no/such/place');
     expect(router.currentRoute.value.fullPath).toBe('/new');
   });
 });

@@ -6,21 +6,17 @@
  * the kept runs listed with links to reopen them. The curves' chart option is checked here
  * against the report (happy-dom has no canvas; the e2e test reads the drawn chart).
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import type { SimulationRequest } from '../../core/api/contract.js';
 import { parseSimulationRequest } from '../../core/api/simulation-request.js';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
 import { curvesOption, requestOf, defaultForm } from '../../renderer/lib/simulation-view.js';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
 import { fakeSimulationReport } from './fake-simulations.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 const asked: SimulationRequest[] = [];
 
 beforeEach(() => {
@@ -32,23 +28,11 @@ beforeEach(() => {
   fake.api.startSimulation = (req) => (asked.push(req), start(req));
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
-
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
+afterEach(unmountWorkbench);
 
 describe('Simulate view', () => {
   it('sends the form as the engine’s request, follows the run, and shows its results', async () => {
-    const { router, w } = await open('/simulate');
+    const { router, w } = await openAt('/simulate');
     const options = w.findAll('[data-testid="simulate-source"] option').map((o) => o.attributes('value'));
     expect(options).toEqual(['', 'crawl:demo1', 'dataset:uci-ics-2019']);
     expect((w.find('[data-testid="simulate-source"]').element as HTMLSelectElement).value).toBe('crawl:demo1');
@@ -93,7 +77,7 @@ describe('Simulate view', () => {
   });
 
   it('shows a refusal at its field and stays on the form', async () => {
-    const { router, w } = await open('/simulate');
+    const { router, w } = await openAt('/simulate');
     await w.find('[data-testid="simulate-r"]').setValue('0');
     await w.find('form.simulate-form').trigger('submit');
     await flushPromises();
@@ -103,7 +87,7 @@ describe('Simulate view', () => {
   });
 
   it('cancels a run under way', async () => {
-    const { w } = await open('/simulate');
+    const { w } = await openAt('/simulate');
     await w.find('form.simulate-form').trigger('submit');
     await flushPromises();
     await w.find('[data-testid="simulate-cancel"]').trigger('click');
@@ -113,7 +97,7 @@ describe('Simulate view', () => {
   });
 
   it('says why a run failed, in words', async () => {
-    const { w } = await open('/simulate');
+    const { w } = await openAt('/simulate');
     await w.find('form.simulate-form').trigger('submit');
     await flushPromises();
     fake.simulations.fail('sim-1', { code: 'CRAWL_BAD_OPTION', field: 'seeds', message: 'seeds: http://nowhere.example/ is not a page of the graph' });

@@ -6,19 +6,15 @@
  * ask the engine again, typed host text arrives after a pause, site names link to their pages,
  * a crawl without site PageRank says where to compute it, and a refusal shows in words.
  */
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia } from 'pinia';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryHistory, type Router } from 'vue-router';
 import type { SitesQuery } from '../../core/api/contract.js';
 import { provideApi } from '../../renderer/api/instance.js';
-import App from '../../renderer/App.vue';
-import { createWorkbenchRouter } from '../../renderer/router.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
 import { fakeSiteRows } from './fake-sites.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
-let wrapper: VueWrapper | null = null;
 const asked: SitesQuery[] = [];
 
 beforeEach(() => {
@@ -32,27 +28,14 @@ beforeEach(() => {
   fake.api.listSites = (id, q) => (asked.push(q ?? {}), listSites(id, q));
   provideApi(fake.api);
 });
-afterEach(() => {
-  wrapper?.unmount();
-  wrapper = null;
-});
-
-async function open(path: string): Promise<{ router: Router; w: VueWrapper }> {
-  wrapper?.unmount();
-  const router = createWorkbenchRouter(createMemoryHistory());
-  await router.push(path);
-  wrapper = mount(App, { global: { plugins: [createPinia(), router], stubs: { LineChart: true, EChart: true } }, attachTo: document.body });
-  await router.isReady();
-  await flushPromises();
-  return { router, w: wrapper };
-}
+afterEach(unmountWorkbench);
 
 const hosts = (w: VueWrapper) => w.findAll('[data-table="sites"] tbody td[data-col="host"]').map((td) => td.text());
 const engine = (q: SitesQuery) => fake.api.listSites('demo1', q);
 
 describe('Sites view', () => {
   it('shows the first 50 sites by pages fetched, the total, and links each to its pages', async () => {
-    const { w } = await open('/crawls/demo1/sites');
+    const { w } = await openAt('/crawls/demo1/sites');
     const expected = await engine({});
     expect(hosts(w)).toEqual(expected.rows.map((r) => r.host));
     expect(w.find('[data-testid="sites-total"]').text()).toBe('120 sites match of 120');
@@ -65,7 +48,7 @@ describe('Sites view', () => {
   });
 
   it('sorts by a header and pages with Next, each kept in the address and asked of the engine', async () => {
-    const { router, w } = await open('/crawls/demo1/sites');
+    const { router, w } = await openAt('/crawls/demo1/sites');
     await w.find('th[data-col="bytes"] button').trigger('click');
     await flushPromises();
     expect(router.currentRoute.value.query).toEqual({ sort: 'bytes' });
@@ -83,7 +66,7 @@ describe('Sites view', () => {
   });
 
   it('opens an address with filters set, and filters by host text after a pause in typing', async () => {
-    const { router, w } = await open('/crawls/demo1/sites?state=parked&errors=1&offset=0');
+    const { router, w } = await openAt('/crawls/demo1/sites?state=parked&errors=1&offset=0');
     expect((w.find('[data-testid="sites-state"]').element as HTMLSelectElement).value).toBe('parked');
     expect((w.find('[data-testid="sites-errors"]').element as HTMLInputElement).checked).toBe(true);
     const both = await engine({ state: 'parked', errorsOnly: true });
@@ -103,21 +86,21 @@ describe('Sites view', () => {
   });
 
   it('shows why a site was parked, its pages not fetched by reason and its robots.txt in words', async () => {
-    const { w } = await open('/crawls/demo1/sites?state=parked&sort=host');
+    const { w } = await openAt('/crawls/demo1/sites?state=parked&sort=host');
     const row = w.find('[data-table="sites"] tbody tr');
     expect(row.find('td[data-col="state"]').text()).toMatch(/^parked: robots\.txt could not be read/);
     expect(row.find('td[data-col="robots"]').text()).toBe('unreadable (HTTP 503)');
-    const errs = await open('/crawls/demo1/sites?errors=1&sort=host');
+    const errs = await openAt('/crawls/demo1/sites?errors=1&sort=host');
     expect(errs.w.find('[data-table="sites"] tbody td[data-col="kinds"]').text()).toMatch(/^server error \(5xx\) \d+$/);
     expect(w.text()).not.toMatch(/CRAWL_/);
   });
 
   it('says where site PageRank is computed when the crawl has none, and shows a refusal in words', async () => {
-    const { w } = await open('/crawls/bare/sites');
+    const { w } = await openAt('/crawls/bare/sites');
     expect(w.find('[data-testid="sites-no-pagerank"]').text()).toMatch(/Results computes it/);
     expect(w.findAll('td[data-col="site_pagerank"]').every((td) => td.text() === '–')).toBe(true);
     fake.api.listSites = () => Promise.reject(Object.assign(new Error('no crawl named "gone"'), { name: 'CrawlError', code: 'CRAWL_DB_MISSING' }));
-    const gone = await open('/crawls/gone/sites');
+    const gone = await openAt('/crawls/gone/sites');
     expect(gone.w.find('[data-testid="sites-error"]').text()).toMatch(/^No crawl named "gone"/);
   });
 });
