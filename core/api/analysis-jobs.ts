@@ -26,6 +26,12 @@ export function defaultAnalysisWorker(): string {
   return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/core/api/analysis-worker.js', here) : new URL('./analysis-worker.js', here));
 }
 
+/**
+ * Analyses at once. Each loads a crawl's whole graph (about 400 MiB for 10M links): a page
+ * asking for many at once must not take the engine, and the crawls running in it, down.
+ */
+const MAX_RUNNING = 2;
+
 interface Running {
   crawlId: string;
   cancel: Int32Array;
@@ -39,6 +45,9 @@ export class AnalysisJobs {
 
   /** Runs one analysis of a crawl to its end; CRAWL_CANCELLED when cancelled meanwhile. */
   async run<T>(crawlId: string, job: AnalysisJob): Promise<T> {
+    if (this.running.size >= MAX_RUNNING) {
+      throw new CrawlError(ErrorCodes.DB_LOCKED, `${this.running.size} computations of PageRank or evaluations are running; wait for one to end or cancel it`);
+    }
     const tell = this.throttled(crawlId, job.what);
     const entry: Running = { crawlId, cancel: new Int32Array(new SharedArrayBuffer(4)), worker: null };
     this.running.add(entry);
@@ -70,6 +79,12 @@ export class AnalysisJobs {
     } finally {
       this.running.delete(entry);
     }
+  }
+
+  /** True while an analysis of the crawl runs (its file must not be deleted meanwhile). */
+  busy(crawlId: string): boolean {
+    for (const r of this.running) if (r.crawlId === crawlId) return true;
+    return false;
   }
 
   /** Cancels every analysis of the crawl under way (each then fails with CRAWL_CANCELLED). */

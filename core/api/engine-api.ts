@@ -316,6 +316,10 @@ export class EngineApi implements C.CrawlbenchApi {
   async deleteCrawl(id: string): Promise<void> {
     const path = this.existing(id);
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before deleting it`);
+    // A worker thread reading the file: deleting it (and its lock) under the reader would free
+    // the name for a new crawl whose lock the ending worker would then remove.
+    if (this.analyses.busy(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is being ranked or evaluated; wait for it to end or cancel it before deleting the crawl`);
+    if (this.simulations.readsCrawl(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `a simulation is replaying crawl "${id}"; wait for it to end or cancel it before deleting the crawl`);
     await this.demos.stop(id);
     for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, join(this.dir, `${id}.demo.json`)]) {
       rmSync(p, { recursive: true, force: true });

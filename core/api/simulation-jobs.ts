@@ -72,8 +72,22 @@ function inWords(summary: string): string {
     .replace(/--([a-z][\w-]*)/g, '$1');
 }
 
+/** Failed and cancelled runs remembered (they have no file): the newest, so a script cannot grow the list without end. */
+const ENDED_KEPT = 20;
+
 export class SimulationJobs {
   private readonly jobs = new Map<string, Job>();
+
+  /** Forgets all but the newest ENDED_KEPT failed or cancelled runs. */
+  private prune(): void {
+    const ended = [...this.jobs.values()].filter((j) => j.dto.state === 'failed' || j.dto.state === 'cancelled');
+    for (const j of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT))) this.jobs.delete(j.dto.simulationId);
+  }
+
+  /** True while a run reads crawl `id` of the workspace (its file must not be deleted meanwhile). */
+  readsCrawl(id: string): boolean {
+    return [...this.jobs.values()].some((j) => j.dto.state === 'running' && ((j.dto.request.source.kind === 'crawl' && j.dto.request.source.id === id) || j.dto.request.historyCrawl === id));
+  }
   readonly events = new EventEmitter();
 
   constructor(private readonly o: SimulationJobsOptions) {
@@ -230,6 +244,7 @@ export class SimulationJobs {
     d.progress = { ...d.progress!, state: 'failed', step: 'failed' };
     this.emit(job);
     void job.worker?.terminate();
+    this.prune();
   }
 
   async cancel(id: string): Promise<C.SimulationDto> {
@@ -245,6 +260,7 @@ export class SimulationJobs {
       await job.worker?.terminate();
       await job.done;
       this.emit(job);
+      this.prune();
     }
     return { ...d };
   }

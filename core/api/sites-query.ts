@@ -45,7 +45,7 @@ export function checkSitesQuery(q: unknown): CheckedSitesQuery {
   if (typeof q !== 'object' || Array.isArray(q)) throw badField('query', 'must be an object of filters, sort and paging');
   const f = q as Record<keyof SitesQuery, unknown>;
   const offset = f.offset ?? 0;
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw badField('offset', 'must be a whole number, 0 or more');
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > 1e9) throw badField('offset', 'must be a whole number from 0 to 1,000,000,000');
   const limit = f.limit ?? 50;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SITES_LIMIT) {
     throw badField('limit', `must be a whole number from 1 to ${MAX_SITES_LIMIT}`);

@@ -172,7 +172,9 @@ export class CrawlReader {
     try {
       return CrawlReader.open(path, opts);
     } catch (err) {
-      if (!(err instanceof CrawlError) || !/needs migrating/.test(err.message)) throw err;
+      // Only a crawl made by an earlier schema (1 and up): an empty or foreign file is left as it is.
+      const older = err instanceof CrawlError ? /schema (\d+) needs migrating/.exec(err.message) : null;
+      if (!older || Number(older[1]) < 1) throw err;
       openDatabase(path).release();
       return CrawlReader.open(path, opts);
     }

@@ -4,7 +4,7 @@
  * as unreadable until some command opens them for writing.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,19 @@ describe('crawls of an older schema in the workbench', () => {
       const db = new Database(join(dir, 'old.db'), { readonly: true });
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       db.close();
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('leaves an empty file, or any file that is not an older crawl, as it is', async () => {
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    const api = new EngineApi(dir);
+    try {
+      const info = (await api.listCrawls()).find((c) => c.id === 'empty')!;
+      expect(info.status).toBe('unreadable');
+      expect(statSync(empty).size).toBe(0);
     } finally {
       await api.close();
     }

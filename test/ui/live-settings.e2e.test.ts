@@ -85,4 +85,20 @@ describe.skipIf(noBrowser)('favicon, tabs and a crawl’s settings in the browse
     expect(await page.getByTestId('eta').count()).toBe(0);
     expect(wb.consoleErrors).toEqual([]);
   });
+
+  it("creates a demo crawl from the form with the demo's own politeness (c = 10, w = 50 ms), shown on Live", async () => {
+    const { page } = wb;
+    await page.getByRole('tab', { name: 'New crawl' }).click();
+    await page.getByTestId('demo-web').check();
+    await page.getByTestId('name').fill('demo-form');
+    await page.getByText('Start at once').click(); // created only: nothing to crawl in this test
+    await page.getByTestId('create').click();
+    await page.getByRole('heading', { name: 'Live — demo-form' }).waitFor();
+    const settings = await wb.call<CrawlSettingsDto>('crawlSettings', ['demo-form']);
+    expect(settings).toMatchObject({ c: 10, w: 50, r: 64 });
+    await page.getByTestId('crawl-settings').locator('[data-fact="c"] dd').waitFor();
+    expect(await page.getByTestId('crawl-settings').locator('[data-fact="c"] dd').innerText()).toBe('10');
+    expect(await page.getByTestId('status').innerText()).toBe('created');
+    expect(wb.consoleErrors).toEqual([]);
+  });
 });

@@ -1,0 +1,64 @@
+/**
+ * Analyses run in worker threads beside the engine's calls, so the engine guards what a page
+ * could otherwise do meanwhile: no more than two at once (each loads a crawl's whole graph),
+ * and no deleting a crawl while a thread reads it.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EngineApi } from '../../core/api/engine-api.js';
+import { validateSettings } from '../../core/config/settings.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cb-analysis-guards-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A small finished crawl: a ring of pages on one site. */
+function smallCrawl(id: string, pages = 50): void {
+  const raw = new Database(join(dir, `${id}.db`));
+  raw.pragma('journal_mode = WAL');
+  for (const m of MIGRATIONS) raw.exec(m.sql);
+  raw.pragma(`user_version = ${SCHEMA_VERSION}`);
+  raw.pragma(`application_id = ${0x43424e43}`);
+  raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?), ('state', 'finished')").run(JSON.stringify(validateSettings({ seeds: ['http://a.test/p0'] })));
+  raw.exec(`INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', ${pages}, ${pages})`);
+  const page = raw.prepare("INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) VALUES (?, ?, 1, 0, 'fetched', 200, ?)");
+  const link = raw.prepare('INSERT INTO links(src, dst) VALUES (?, ?)');
+  for (let i = 1; i <= pages; i++) page.run(i, `http://a.test/p${i - 1}`, i);
+  for (let i = 1; i <= pages; i++) link.run(i, (i % pages) + 1);
+  raw.close();
+}
+
+describe('analyses beside the engine', () => {
+  it('refuses to delete a crawl while it is being ranked, then deletes it', async () => {
+    smallCrawl('ranked');
+    const api = new EngineApi(dir);
+    try {
+      const ranking = api.runPageRank('ranked');
+      await expect(api.deleteCrawl('ranked')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED' });
+      expect(existsSync(join(dir, 'ranked.db'))).toBe(true);
+      await ranking;
+      await api.deleteCrawl('ranked');
+      expect(existsSync(join(dir, 'ranked.db'))).toBe(false);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('runs at most two at once and refuses a third, naming why', async () => {
+    for (const id of ['e1', 'e2', 'e3']) smallCrawl(id);
+    const api = new EngineApi(dir);
+    try {
+      const first = api.runEvaluation('e1');
+      const second = api.runEvaluation('e2');
+      await expect(api.runEvaluation('e3')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/2 computations .* running/) });
+      await Promise.all([first, second]);
+      // Once they have ended, another may run.
+      expect((await api.runEvaluation('e3')).pagesFetched).toBe(50);
+    } finally {
+      await api.close();
+    }
+  });
+});
