@@ -8,7 +8,6 @@
  * view is the README's docs/compare-view.png.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -16,20 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareReport, CrawlInfo, CrawlSettingsDto } from '../../core/api/contract.js';
 import { crawlbench } from '../helpers/run.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { freePort } from './e2e-kit.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
 // Skipped only on a developer machine without Debian's chromium; under CI=true a missing browser fails.
 const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** What each summary card must read, formatted here from the CLI's JSON (not by the view's code). */
 function expectedCards(r: CompareReport): Record<string, string> {

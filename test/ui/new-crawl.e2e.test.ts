@@ -6,25 +6,17 @@
  * crawl with the pages found in history shown, parked sites listed, and Stop for good.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { freePort } from './e2e-kit.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 // Skipped only on a developer machine without Debian's chromium; under CI=true a missing browser fails.
 const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe.skipIf(noBrowser)('New crawl in the browser: safe defaults, errors in view', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-new-'));

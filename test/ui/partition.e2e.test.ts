@@ -8,13 +8,12 @@
  * screenshots takes every view, this one included, from a crawl at the demo's own latency).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlbench } from '../helpers/run.js';
-import { copyFixtureInto } from './e2e-kit.js';
+import { copyFixtureInto, freePort } from './e2e-kit.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,14 +22,6 @@ const DOCS = new URL('../../docs/', import.meta.url).pathname;
 const KAHYPAR = process.env.CRAWLBENCH_KAHYPAR ?? '/var/cache/crawlbench/kahypar/bin/KaHyPar';
 // Skipped only on a developer machine without chromium or the partitioners; under CI=true they must be there.
 const skip = (!existsSync(CHROMIUM) || !existsSync(KAHYPAR) || !existsSync('/usr/bin/gpmetis')) && !process.env.CI;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 interface ChartSeries {
   name: string;
