@@ -26,6 +26,8 @@ interface Shot {
   ready: string;
   /** Steps a user would take on the view before it is shot. */
   act?: (page: Page) => Promise<void>;
+  /** The window only (a view with a sticky bar, which a full-page shot draws mid-page). */
+  windowOnly?: boolean;
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, seconds: number): Promise<void> {
@@ -63,7 +65,7 @@ async function prepareWorkspace(s: Served): Promise<{ firstUrl: string; simulati
 
 function shots(firstUrl: string, simulationId: string | null): Shot[] {
   return [
-    { name: 'new-crawl', hash: '#/new', ready: 'h2#new-title' },
+    { name: 'new-crawl', hash: '#/new', ready: 'h2#new-title', windowOnly: true },
     { name: 'live', hash: '#/crawls/demo-later/live', ready: '[data-testid="crawl-settings"] [data-fact="policy"]' },
     { name: 'crawls', hash: '#/crawls', ready: 'tr[data-crawl="demo"]' },
     { name: 'sites', hash: '#/crawls/demo/sites', ready: '[data-table="sites"] tbody td[data-col="host"]' },
@@ -119,7 +121,7 @@ async function main(): Promise<void> {
       await page.waitForLoadState('networkidle').catch(() => undefined);
       await page.waitForTimeout(500);
       const file = join(out, `${shot.name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.screenshot({ path: file, fullPage: !shot.windowOnly });
       process.stdout.write(`${file}\n`);
     }
   } finally {
