@@ -98,4 +98,19 @@ describe('Pages view', () => {
     await settle();
     expect(w.find('[data-testid="search-error"]').text()).toMatch(/PageRank/);
   });
+
+  it('searches by a typed depth, and says so at the field when the depth is not one', async () => {
+    const { router, w } = await openAt('/crawls/demo1/pages');
+    await w.find('[data-testid="search-depth"]').setValue('1');
+    await w.find('form.page-search').trigger('submit');
+    await settle();
+    expect(router.currentRoute.value.query).toMatchObject({ depth: '1' });
+    const expected = fakeSearchPages(held, { depth: 1, limit: 50 });
+    expect(urls(w)).toEqual(expected.rows.map((r) => r.url));
+    await w.find('[data-testid="search-depth"]').setValue('two');
+    await w.find('form.page-search').trigger('submit');
+    await settle();
+    expect(w.find('[data-testid="search-depth-error"]').text()).toBe('Depth must be a whole number from 0 to 1,000 (not “two”).');
+    expect(router.currentRoute.value.query).toMatchObject({ depth: '1' });
+  });
 });
