@@ -56,5 +56,12 @@ export const routes: RouteRecordRaw[] = [
 ];
 
 export function createWorkbenchRouter(history: RouterHistory = createWebHashHistory()) {
-  return createRouter({ history, routes });
+  return createRouter({
+    history,
+    routes,
+    // Back and Forward return to where the page was; another view starts at its top (Live after
+    // Create used to open scrolled down to where the form's button was). A new query on the same
+    // view (a filter, a page of a table) keeps the place.
+    scrollBehavior: (to, from, saved) => saved ?? (to.path !== from.path ? { top: 0 } : false),
+  });
 }

@@ -47,6 +47,35 @@ export function defaultForm(): SimulateForm {
 /** A number typed, or the text itself (the engine then refuses it at its field). */
 const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number.isFinite(Number(s.trim())) ? Number(s.trim()) : (s.trim() as unknown as number));
 
+/** The numeric fields of the form, in the units the form shows them (the engine gets ms, bytes/s, shares). */
+const NUMBERS: Array<{ key: keyof SimulateForm; what: string; whole?: boolean }> = [
+  { key: 'r', what: 'r (simultaneous connections)', whole: true },
+  { key: 'w', what: 'w (wait between connections, in seconds)' },
+  { key: 'c', what: 'c (pages per connection)', whole: true },
+  { key: 'bandwidth', what: 'The bandwidth (KB/s)' },
+  { key: 'networkSeed', what: 'The network seed', whole: true },
+  { key: 'batch', what: 'K (batch size)', whole: true },
+  { key: 'maxPages', what: 'Max pages', whole: true },
+  { key: 'maxPagesPerSite', what: 'Max pages per site', whole: true },
+  { key: 'historyShare', what: 'The share of pages in the earlier crawl (%)' },
+];
+
+/**
+ * What the form can tell itself before asking the engine: a number field holding no number
+ * ("fifteen", "0.5s"), said in the field's own unit, every such field at once. Ranges are the
+ * engine's to check (it names the field).
+ */
+export function formProblems(f: SimulateForm): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of NUMBERS) {
+    const t = String(f[n.key] ?? '').trim();
+    if (t === '') continue;
+    const ok = n.whole ? /^\d+$/.test(t) : /^(\d+\.?\d*|\.\d+)$/.test(t);
+    if (!ok) out[n.key] = `${n.what} must be ${n.whole ? 'a whole number' : 'a number'} (not “${t}”).`;
+  }
+  return out;
+}
+
 export function requestOf(f: SimulateForm): SimulationRequest {
   const [kind, ...rest] = f.source.split(':');
   const req: SimulationRequest = { source: { kind: kind as 'crawl' | 'dataset', id: rest.join(':') }, policies: [...f.policies] };

@@ -86,6 +86,22 @@ describe('Simulate view', () => {
     expect(w.find('[data-testid="simulate-r"]').element.closest('label')!.textContent).toMatch(/is not a whole number from 1 to 10000/);
   });
 
+  it('says every number field that holds no number, in its own unit, before asking the engine', async () => {
+    const { router, w } = await openAt('/simulate');
+    const started = fake.simulations.runs.size;
+    await w.find('[data-testid="simulate-w"]').setValue('fifteen');
+    await w.find('[data-testid="simulate-r"]').setValue('64x');
+    await w.find('[data-testid="simulate-bandwidth"]').setValue('0.5s');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe('/simulate');
+    expect(fake.simulations.runs.size).toBe(started);
+    const said = (id: string) => w.find(`[data-testid="${id}"]`).element.closest('label')!.textContent;
+    expect(said('simulate-w')).toMatch(/w \(wait between connections, in seconds\) must be a number \(not “fifteen”\)/);
+    expect(said('simulate-r')).toMatch(/r \(simultaneous connections\) must be a whole number \(not “64x”\)/);
+    expect(said('simulate-bandwidth')).toMatch(/bandwidth \(KB\/s\) must be a number \(not “0.5s”\)/);
+  });
+
   it('cancels a run under way', async () => {
     const { w } = await openAt('/simulate');
     await w.find('form.simulate-form').trigger('submit');
