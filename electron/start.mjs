@@ -14,14 +14,25 @@ try {
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32' }).status === 0 || process.exit(1);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/**
+ * Runs the app (the window or the browser-mode server) as this process's child, and passes
+ * SIGINT and SIGTERM on to it: a process manager (or a test) stopping `npm start` must stop the
+ * server too, not leave it orphaned with its crawls running.
+ */
+function runApp(command, args) {
+  const child = spawn(command, args, { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
+
 if (typeof electronBinary === 'string' && existsSync(electronBinary)) {
   run(npm, ['run', '--silent', 'build']);
   run(npm, ['run', '--silent', 'build:renderer']);
   run(npm, ['run', '--silent', 'build:electron']);
-  spawn(electronBinary, ['dist/electron/main.mjs'], { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 0));
+  runApp(electronBinary, ['dist/electron/main.mjs']);
 } else {
   console.log('Electron is not installed here (no binary); starting browser mode instead.');
   if (!existsSync('dist/core/cli/main.js')) run(npm, ['run', '--silent', 'build']);
   if (!existsSync('dist/renderer/index.html')) run(npm, ['run', '--silent', 'build:renderer']);
-  spawn(process.execPath, ['bin/crawlbench.js', 'serve', ...process.argv.slice(2)], { stdio: 'inherit' }).on('exit', (code) => process.exit(code ?? 0));
+  runApp(process.execPath, ['bin/crawlbench.js', 'serve', ...process.argv.slice(2)]);
 }

@@ -50,6 +50,13 @@ describe('install without Electron binary', () => {
       expect(lines[0]).toMatch(/browser mode/i);
       const res = await fetch(url);
       expect(res.status).toBe(200);
+      // Stopping `npm start` stops the server it started (it was left running, orphaned).
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+      const answers = async () => fetch(url).then(() => true, () => false);
+      await expect.poll(answers, { timeout: 10_000, interval: 200 }).toBe(false);
     } finally {
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
