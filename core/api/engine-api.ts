@@ -392,8 +392,7 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   onAnalysisProgress(cb: (e: C.AnalysisProgressEvent) => void): C.Unsubscribe {
-    this.events.on('analysisProgress', cb);
-    return () => void this.events.off('analysisProgress', cb);
+    return this.listen('analysisProgress', cb);
   }
 
   async startExport(id: string, req: C.ExportRequest): Promise<{ exportId: string }> {
@@ -410,8 +409,7 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   onExportProgress(cb: (e: C.ExportJobDto) => void): C.Unsubscribe {
-    this.events.on('exportProgress', cb);
-    return () => void this.events.off('exportProgress', cb);
+    return this.listen('exportProgress', cb);
   }
 
   /** A crawl's graph partitioned with gpmetis and KaHyPar beside hashing (a running crawl as of now). */
@@ -428,18 +426,15 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   onPartitionProgress(cb: (e: C.PartitionProgressEvent) => void): C.Unsubscribe {
-    this.events.on('partitionProgress', cb);
-    return () => void this.events.off('partitionProgress', cb);
+    return this.listen('partitionProgress', cb);
   }
 
   onStats(cb: (s: C.StatsEvent) => void): C.Unsubscribe {
-    this.events.on('stats', cb);
-    return () => void this.events.off('stats', cb);
+    return this.listen('stats', cb);
   }
 
   onCrawlState(cb: (e: C.CrawlStateEvent) => void): C.Unsubscribe {
-    this.events.on('crawlState', cb);
-    return () => void this.events.off('crawlState', cb);
+    return this.listen('crawlState', cb);
   }
 
   /**
@@ -472,8 +467,7 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   onCompareProgress(cb: (e: C.CompareProgressEvent) => void): C.Unsubscribe {
-    this.events.on('compareProgress', cb);
-    return () => void this.events.off('compareProgress', cb);
+    return this.listen('compareProgress', cb);
   }
 
   // ---- simulate: the simulator in a worker thread, runs kept in WORKSPACE/simulations (simulation-jobs.ts)
@@ -502,10 +496,15 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   onSimulationProgress(cb: (e: C.SimulationProgressEvent) => void): C.Unsubscribe {
-    this.events.on('simulationProgress', cb);
-    return () => void this.events.off('simulationProgress', cb);
+    return this.listen('simulationProgress', cb);
   }
   // ---- end of simulate
+
+  /** Subscribes `cb` to one of the engine's events (the names of contract.ts API_EVENTS). */
+  private listen<T>(event: C.ApiEvent, cb: (e: T) => void): C.Unsubscribe {
+    this.events.on(event, cb);
+    return () => void this.events.off(event, cb);
+  }
 
   /** Cancels running exports, pauses every running crawl (committing its batch) and stops the demo webs. */
   async close(): Promise<void> {
