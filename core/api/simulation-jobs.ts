@@ -63,15 +63,6 @@ export function defaultWorkerFile(): string {
 /** CLI flags in the simulator's messages, as the request's fields. */
 const FIELD_OF: Record<string, string> = { '--seeds': 'seeds', '--history': 'historyCrawl', '--policy': 'policies', '--topic': 'topic', '--graph': 'source' };
 
-/** A policy's one-line summary without the command line's flags. */
-function inWords(summary: string): string {
-  return summary
-    .replace(/the --history crawl/g, 'the earlier crawl')
-    .replace(/with --history/g, 'with an earlier crawl')
-    .replace(/--topic WORD/g, 'the topic word')
-    .replace(/--([a-z][\w-]*)/g, '$1');
-}
-
 /** Failed and cancelled runs remembered (they have no file): the newest, so a script cannot grow the list without end. */
 const ENDED_KEPT = 20;
 
@@ -117,7 +108,7 @@ export class SimulationJobs {
       }
     }
     // The simulator's policies, the references included; summaries in the form's words.
-    const policies = listPolicies({ simulator: true }).map((p) => ({ name: p.name, summary: inWords(p.summary) }));
+    const policies = listPolicies({ simulator: true }).map((p) => ({ name: p.name, summary: p.summary }));
     return { crawls, datasets, datasetsDir: this.o.datasetsDir, policies };
   }
 

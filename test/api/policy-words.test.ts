@@ -1,9 +1,12 @@
 /** New crawl's policy texts come from the engine: in words, with a tooltip per parameter, never a CLI flag. */
 import { describe, expect, it } from 'vitest';
 import { describePolicies } from '../../core/api/policies.js';
+import { listPolicies } from '../../core/policies/registry.js';
 
 describe('policy descriptions for the workbench', () => {
   it('names no command-line flag, and every parameter has a label and an explanation', () => {
+    // The simulator's list (Simulate shows it) has the simulator-only policies too.
+    for (const p of listPolicies({ simulator: true })) expect(p.summary, p.name).not.toMatch(/--[a-z]/);
     const policies = describePolicies();
     expect(policies.length).toBeGreaterThan(10);
     for (const p of policies) {
