@@ -417,10 +417,8 @@ export class CrawlStore {
   totals(): CrawlTotals {
     return CrawlReader.over(this.db).totals();
   }
+  /** Errors counted by code, as every reader counts them. */
   errorsByKind(): Record<string, number> {
-    const rows = this.db
-      .prepare("SELECT name, value FROM counters WHERE name LIKE 'error:%'")
-      .all() as Array<{ name: string; value: number }>;
-    return Object.fromEntries(rows.map((r) => [r.name.slice(6), r.value]));
+    return CrawlReader.over(this.db).errorCounts();
   }
 }
