@@ -1,20 +1,12 @@
 /**
- * Python warcio 1.8.1 (../shared/third-party, found from the repository root): the independent
- * reader that checks the WARC files crawlbench writes.
+ * Python warcio, where pip has installed it (the reference `warcio-py` of test/references.ts):
+ * a second independent reader of the WARC files crawlbench writes, beside test/export/warc-reader.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const WARCIO_PY = join(ROOT, '..', 'shared', 'third-party', 'warcio-py-1.8.1');
-
-/** Debian's python3, where .ci/run installs python3-six; another python3 on PATH otherwise. */
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+import { PYTHON } from '../references.js';
 
 export function python(args: string[]): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(PYTHON, args, { env: { ...process.env, PYTHONPATH: WARCIO_PY }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(PYTHON, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
