@@ -15,6 +15,7 @@ import { TestWebServer } from '../../core/testweb/server.js';
 import { crawlbench, run } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, testSettings } from '../helpers/web.js';
+import { PYTHON, itWith } from '../references.js';
 
 const dir = tmpDir();
 
@@ -81,7 +82,7 @@ function expectedCrawl(web: HandSite[], port: number) {
   return { known, fetched, links, content: title };
 }
 
-const python = (code: string) => run('/usr/bin/python3', ['-c', code]);
+const python = (code: string) => run(PYTHON, ['-c', code]);
 
 describe('crawlbench compare', () => {
   let port = 0;
@@ -171,7 +172,7 @@ describe('crawlbench compare', () => {
     expect(report.perSite.find((s) => s.site === 'c.test')).toMatchObject({ pagesA: 2, pagesB: 0, removed: 2, growth: -1 });
   });
 
-  it('compares PageRank as networkx computes it: tau-b, rho, top-k overlap, shares, risers', async () => {
+  itWith(['networkx'], 'compares PageRank as networkx computes it: tau-b, rho, top-k overlap, shares, risers', async () => {
     const spec = { a: { nodes: [...exA.known], edges: exA.links }, b: { nodes: [...exB.known], edges: exB.links }, inA: [...exA.fetched], inB: [...exB.fetched] };
     const file = join(dir, 'spec.json');
     writeFileSync(file, JSON.stringify(spec));

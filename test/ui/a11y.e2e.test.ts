@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_ID, copyFixtureInto, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { FIXTURE_ID, copyFixtureInto, openWorkbench, type Workbench } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -53,7 +54,7 @@ const VIEWS: Array<{ name: string; hash: string; ready: string; act?: (page: Pag
   { name: 'Compare', hash: `#/compare/${FIXTURE_ID}/again`, ready: '[data-testid="compare-cards"], .compare-cards' },
 ];
 
-describe.skipIf(noBrowser)('accessibility of every view (axe-core)', () => {
+describeWith(['chromium'], 'accessibility of every view (axe-core)', () => {
   let wb: Workbench;
   let firstUrl = '';
 

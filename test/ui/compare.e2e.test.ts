@@ -16,12 +16,10 @@ import type { CompareReport, CrawlInfo, CrawlSettingsDto } from '../../core/api/
 import { crawlbench } from '../helpers/run.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
 import { freePort } from './e2e-kit.js';
+import { CHROMIUM, describeWith } from '../references.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
-// Skipped only on a developer machine without Debian's chromium; under CI=true a missing browser fails.
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
 /** What each summary card must read, formatted here from the CLI's JSON (not by the view's code). */
 function expectedCards(r: CompareReport): Record<string, string> {
@@ -48,7 +46,7 @@ function expectedCards(r: CompareReport): Record<string, string> {
   };
 }
 
-describe.skipIf(noBrowser)('Crawl again and Compare in the browser', () => {
+describeWith(['chromium'], 'Crawl again and Compare in the browser', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-compare-'));
   const workspace = join(tmp, 'workspace');
   let serve: ServeProcess;

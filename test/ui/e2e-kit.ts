@@ -25,11 +25,10 @@ declare module 'vitest' {
   }
 }
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM } from '../references.js';
+import { CHROMIUM } from '../references.js';
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 export const DOCS = new URL('../../docs/', import.meta.url).pathname;
-/** Skipped only on a developer machine without Debian's chromium; under CI=true a missing browser fails. */
-export const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
 /** The shared crawl's id in every workspace it is copied into. */
 export const FIXTURE_ID = 'demo-fixture';
@@ -158,14 +157,22 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
   mkdirSync(ARTIFACTS, { recursive: true });
   if (opts.fixture) await copyFixtureInto(workspace);
   const serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort()), ...(opts.serveArgs ?? [])]);
-  const context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    viewport: opts.viewport ?? { width: 1280, height: 800 },
-    colorScheme: opts.colorScheme ?? 'light',
-    acceptDownloads: true,
-  });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      viewport: opts.viewport ?? { width: 1280, height: 800 },
+      colorScheme: opts.colorScheme ?? 'light',
+      acceptDownloads: true,
+    });
+  } catch (err) {
+    // A browser that does not start must not leave `crawlbench serve` running after the run.
+    await serve.stop();
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   const consoleErrors: string[] = [];
   page.on('console', (m) => {

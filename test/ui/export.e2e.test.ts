@@ -11,11 +11,10 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, ExportJobDto } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { CHROMIUM, describeWith } from '../references.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
-describe.skipIf(noBrowser)('Export from the workbench', () => {
+describeWith(['chromium'], 'Export from the workbench', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-export-'));
   const workspace = join(tmp, 'workspace');
   let serve: ServeProcess;

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, CrawlSettingsDto } from '../../core/api/contract.js';
-import { FIXTURE_ID, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { FIXTURE_ID, openWorkbench, type Workbench } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
-describe.skipIf(noBrowser)('favicon, tabs and a crawl’s settings in the browser', () => {
+describeWith(['chromium'], 'favicon, tabs and a crawl’s settings in the browser', () => {
   let wb: Workbench;
   const failed: string[] = [];
 

@@ -13,12 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
 import { freePort } from './e2e-kit.js';
+import { CHROMIUM, describeWith } from '../references.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-// Skipped only on a developer machine without Debian's chromium; under CI=true a missing browser fails.
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
-describe.skipIf(noBrowser)('New crawl in the browser: safe defaults, errors in view', () => {
+describeWith(['chromium'], 'New crawl in the browser: safe defaults, errors in view', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-new-'));
   let serve: ServeProcess;
   let context: BrowserContext;

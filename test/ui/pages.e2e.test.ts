@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDetail, PageSearchDto, StoredPageRankDto } from '../../core/api/contract.js';
 import { formatPageRank } from '../../renderer/lib/page-search-route.js';
-import { ARTIFACTS, DOCS, FIXTURE_ID, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { ARTIFACTS, DOCS, FIXTURE_ID, openWorkbench, type Workbench } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
-describe.skipIf(noBrowser)('Pages view in the browser', () => {
+describeWith(['chromium'], 'Pages view in the browser', () => {
   let wb: Workbench;
   const search = (q: object) => wb.call<PageSearchDto>('searchPages', [FIXTURE_ID, q]);
   const detail = (url: string, links?: object) => wb.call<PageDetail>('getPage', [FIXTURE_ID, url, links]);

@@ -15,7 +15,8 @@ import type { EvaluationDto, StoredPageRankDto } from '../../core/api/contract.j
 import { byteRateUnit } from '../../renderer/lib/chart-units.js';
 import { formatNumber } from '../../renderer/lib/format.js';
 import { crawlbench } from '../helpers/run.js';
-import { ARTIFACTS, FIXTURE_ID, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { ARTIFACTS, FIXTURE_ID, openWorkbench, type Workbench } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
 declare global {
   interface Window {
@@ -40,7 +41,7 @@ function parseCsv(text: string): string[][] {
   return text.trimEnd().split('\r\n').map((line) => line.split(','));
 }
 
-describe.skipIf(noBrowser)('Results view in the browser', () => {
+describeWith(['chromium'], 'Results view in the browser', () => {
   let wb: Workbench;
   let page: Page;
   let ev: EvaluationDto;

@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulationDto, SimulationReportDto } from '../../core/api/contract.js';
 import { crawlbench } from '../helpers/run.js';
-import { FIXTURE_ID, freePort, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { FIXTURE_ID, freePort, openWorkbench, type Workbench } from './e2e-kit.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { describeWith } from '../references.js';
 
 const POLICIES = ['breadth-first', 'opic', 'omniscient'];
 
-describe.skipIf(noBrowser)('Simulate view in the browser', () => {
+describeWith(['chromium'], 'Simulate view in the browser', () => {
   let wb: Workbench;
   let again: ServeProcess | null = null;
 

@@ -10,9 +10,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SitesPage, SitesQuery } from '../../core/api/contract.js';
-import { ARTIFACTS, DOCS, FIXTURE_ID, noBrowser, openWorkbench, type Workbench } from './e2e-kit.js';
+import { ARTIFACTS, DOCS, FIXTURE_ID, openWorkbench, type Workbench } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
-describe.skipIf(noBrowser)('Sites view in the browser', () => {
+describeWith(['chromium'], 'Sites view in the browser', () => {
   let wb: Workbench;
   beforeAll(async () => {
     wb = await openWorkbench({ name: 'sites', fixture: true });

@@ -10,12 +10,10 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, Timeline } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { CHROMIUM, describeWith } from '../references.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-// Skipped only on a developer machine without Debian's chromium; under CI=true a missing browser fails.
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
-describe.skipIf(noBrowser)('Live draws the stored timeline', () => {
+describeWith(['chromium'], 'Live draws the stored timeline', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-tl-'));
   let serve: ServeProcess;
   let context: BrowserContext;

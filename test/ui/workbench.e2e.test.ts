@@ -12,16 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { XSS_TITLE, xssWeb } from '../api/contract-suite.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
+import { CHROMIUM, describeWith } from '../references.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
 
-// Skipped only on a developer machine without Debian's chromium; CI installs it (.ci/run), and
-// under CI=true a missing browser fails the suite instead of skipping it.
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
-describe.skipIf(noBrowser)('workbench in the browser', () => {
+describeWith(['chromium'], 'workbench in the browser', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-'));
   const demoLog = join(tmp, 'demo-requests.ndjson');
   let serve: ServeProcess;
