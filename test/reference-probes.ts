@@ -123,7 +123,7 @@ export const REFERENCES: readonly Reference[] = [
     name: 'kahypar',
     what: 'KaHyPar, the hypergraph partitioner the thesis tables were first compared with',
     probe: () => findKahypar().path,
-    hint: `build it from its source release (github.com/kahypar/kahypar, cmake) into ${join('$CRAWLBENCH_CACHE', 'kahypar')} or set CRAWLBENCH_KAHYPAR=PATH/bin/KaHyPar; ${SETUP} builds it where the machine reaches that release`,
+    hint: `build it from its source release (github.com/kahypar/kahypar, cmake) into ${join('$CRAWLBENCH_CACHE', 'kahypar')} or set CRAWLBENCH_KAHYPAR=PATH/bin/KaHyPar; ${SETUP} -- --kahypar builds it on a machine that reaches that release`,
     optional: true,
   },
   {
