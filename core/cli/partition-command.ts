@@ -7,20 +7,26 @@ import { defineCommand } from './command.js';
 import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, sizesLine } from './graph-flags.js';
 import { partitionCsv, partitionTables } from './partition-tables.js';
 
+const ZOLTAN_PACKAGES = 'apt-get install gcc libtrilinos-zoltan-dev libopenmpi-dev';
+
 const USAGE = `crawlbench partition --graph SOURCE --model M [--model M ...] --parts 2,4,...,256 [options]
 
 Partitions a crawl's link graph among K processors as the thesis does (design.md section 6)
-and prints its tables: gpmetis on the page and site graphs (GP: -ptype=kway, 5% imbalance on
-both weights, objective the edge cut = communication volume), KaHyPar on the page and site
-hypergraphs (HP: km1 = messages, epsilon 0.05, one vertex weight: the size), and hashing beside
-them (${HASH_STATEMENT}). Each partitioner runs once per seed 1..N; the tables give the mean
-and the best run. A missing partitioner leaves its columns empty and says how to get it.
+and prints its tables: gpmetis on the page and site graphs (GP (gpmetis): -ptype=kway, 5%
+imbalance on both weights, objective the edge cut = communication volume), Zoltan's PHG on the
+page and site hypergraphs (HP (Zoltan PHG): connectivity-1 = messages, 5% imbalance, one vertex
+weight: the size), KaHyPar beside it where it is installed (HP (KaHyPar): km1, epsilon 0.05),
+and hashing (${HASH_STATEMENT}). Each partitioner runs once per seed 1..N; the tables give the
+mean and the best run, every column named by the partitioner that made it. A missing
+partitioner leaves its columns empty and says how to get it; crawlbench compiles its Zoltan
+driver on first use (Debian: ${ZOLTAN_PACKAGES}).
   --model M[,M...]       page, site, page-hypergraph, site-hypergraph, or all (repeatable)
   --parts K[,K...]       numbers of processors: a list, and "..." continues a doubling or even
                          step: 2,4,...,256 = 2 4 8 16 32 64 128 256
   --runs N               seeds per partitioner and K (default 8)
-  --kahypar PATH         the KaHyPar program (default: CRAWLBENCH_KAHYPAR, then KaHyPar on PATH;
-                         its presets are looked for in ../config beside it)
+  --kahypar PATH         the KaHyPar program (default: CRAWLBENCH_KAHYPAR, then KaHyPar on PATH,
+                         then CACHE/kahypar/bin/KaHyPar; its presets are looked for in
+                         ../config beside it). CACHE: CRAWLBENCH_CACHE or ~/.cache/crawlbench
 ${GRAPH_USAGE}
   --csv FILE             one row per level, model, method and K: mean and best of every metric
   --json                 print one JSON object on stdout`;
@@ -37,7 +43,7 @@ const OPTIONS = {
 
 export const partitionCommand = defineCommand({
   name: 'partition',
-  summary: 'partition a crawl among K processors with METIS and KaHyPar against hashing (the thesis\'s tables)',
+  summary: 'partition a crawl among K processors with METIS and Zoltan PHG (and KaHyPar) against hashing (the thesis\'s tables)',
   usage: USAGE,
   options: OPTIONS,
   async run(flags, positionals) {
@@ -108,10 +114,11 @@ function reportHead(r: PartitionReport, sizes: string): string {
   return [
     `partition of ${r.source}: ${r.pages} pages, ${r.links} links, ${r.sites} sites; models ${r.models.join(', ')}; K = ${r.parts.join(', ')}`,
     `  ${sizes}`,
-    `  GP = gpmetis -ptype=kway -ubvec="1.05 1.05" on the graph models (vertex weights: size, pages; edge costs: URL bytes)`,
-    `  HP = KaHyPar -o km1 -m direct -e 0.05 on the hypergraph models (vertex weight: size)`,
+    `  GP (gpmetis) = gpmetis -ptype=kway -ubvec="1.05 1.05" on the graph models (vertex weights: size, pages; edge costs: URL bytes)`,
+    `  HP (Zoltan PHG) = Zoltan's PHG (crawlbench-phg: PHG_CUT_OBJECTIVE=CONNECTIVITY, IMBALANCE_TOL=1.05, SEED=seed) on the hypergraph models (vertex weight: size)`,
+    ...(r.rows.some((x) => x.partitioner === 'KaHyPar') ? [`  HP (KaHyPar) = KaHyPar -o km1 -m direct -e 0.05 on the hypergraph models (vertex weight: size)`] : []),
     `  hash = ${r.hash}`,
-    `  ${r.runs} run${r.runs > 1 ? 's (seeds 1..' + r.runs + '): mean, best run in brackets (GP: lowest volume; HP: fewest messages)' : ' (seed 1)'}; every metric counted on pages and links`,
+    `  ${r.runs} run${r.runs > 1 ? 's (seeds 1..' + r.runs + ') per partitioner: mean, best run in brackets (GP: lowest volume; HP: fewest messages)' : ' (seed 1)'}; every metric counted on pages and links`,
     `  tools: ${tools}; ${r.seconds.toFixed(1)} s`,
   ].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * `partition`: the thesis's experiment (design.md section 6) on any crawl or dataset. For each
- * model and K: gpmetis on the graph models (GP), KaHyPar on the hypergraph models (HP), each run
- * with several seeds and scored by evaluate.ts (mean and best run), and the hash baseline beside
+ * model and K: gpmetis on the graph models (GP), Zoltan's PHG and, where it is installed,
+ * KaHyPar on the hypergraph models (HP, a row each, named by their partitioner), each run with
+ * several seeds and scored by evaluate.ts (mean and best run), and the hash baseline beside
  * them at each level (pages: hash of the URL; sites: hash of the host). Asynchronous: the
  * partitioners run as child processes, so a caller (the workbench's engine) keeps serving while
  * they work, sees a progress event per run, and can cancel (the running program is killed).
@@ -16,11 +17,11 @@ import { checkHasLinks } from './export-graph.js';
 import { writeHmetis, writeMetis } from './formats.js';
 import { linkCount, type LinkGraph } from './link-graph.js';
 import { isHypergraph, isSiteModel, vertexCount, type GraphModel } from './models.js';
-import type { Level, Method, PartitionMetrics, PartitionProgress, PartitionReport, PartitionRow } from './report.js';
+import { COLUMNS, type Level, type PartitionMetrics, type PartitionProgress, type PartitionReport, type PartitionRow } from './report.js';
 import { writeFiles } from './text-sink.js';
-import { findGpmetis, findKahypar, runGpmetis, runKahypar, type Tool } from './tools.js';
+import { findGpmetis, findKahypar, findZoltan, runGpmetis, runKahypar, runZoltan, type Tool } from './tools.js';
 
-export type { Level, Method, PartitionProgress, PartitionReport, PartitionRow } from './report.js';
+export type { Level, Method, Partitioner, PartitionProgress, PartitionReport, PartitionRow } from './report.js';
 
 export interface PartitionOptions {
   models: GraphModel[];
@@ -32,7 +33,20 @@ export interface PartitionOptions {
   signal?: AbortSignal;
   onProgress?(p: PartitionProgress): void;
   /** The tools to use instead of looking them up (tests). */
-  tools?: { gpmetis: Tool; kahypar: Tool };
+  tools?: PartitionTools;
+}
+
+export interface PartitionTools {
+  gpmetis: Tool;
+  zoltan: Tool;
+  kahypar: Tool;
+}
+
+/** The partitioners of a model: gpmetis for a graph; Zoltan PHG, and KaHyPar where it is found, for a hypergraph. */
+function toolsOf(m: GraphModel, tools: PartitionTools): Tool[] {
+  if (!isHypergraph(m)) return [tools.gpmetis];
+  // KaHyPar is optional (nothing on Debian installs it): without it, it has no rows at all.
+  return tools.kahypar.path !== null ? [tools.zoltan, tools.kahypar] : [tools.zoltan];
 }
 
 export const HASH_STATEMENT = '32-bit FNV-1a of the UTF-8 URL (pages) or host name (sites), modulo K';
@@ -60,10 +74,9 @@ export async function partition(g: LinkGraph, opts: PartitionOptions): Promise<P
   const models = [...new Set(opts.models)];
   const parts = [...new Set(opts.parts)].sort((a, b) => a - b);
   checkPartitionRequest(g, models, parts);
-  const tools = opts.tools ?? { gpmetis: findGpmetis(), kahypar: findKahypar(opts.kahypar) };
-  const toolOf = (m: GraphModel) => (isHypergraph(m) ? tools.kahypar : tools.gpmetis);
+  const tools = opts.tools ?? { gpmetis: findGpmetis(), zoltan: findZoltan(), kahypar: findKahypar(opts.kahypar) };
   const levels = [...new Set(models.map(levelOf))];
-  const runnable = models.filter((m) => toolOf(m).path !== null);
+  const runnable = models.flatMap((m) => toolsOf(m, tools).filter((t) => t.path !== null).map((tool) => ({ m, tool })));
   const total = levels.length * parts.length + runnable.length * parts.length * opts.runs;
   let done = 0;
   const progress = (step: string) => opts.onProgress?.({ done: ++done, total, step });
@@ -74,7 +87,7 @@ export async function partition(g: LinkGraph, opts: PartitionOptions): Promise<P
     for (const k of parts) {
       const t = performance.now();
       const metrics = evaluateAssignment(g, model, k, hashAssignment(g, model, k));
-      rows.push({ level, model, method: 'hash', parts: k, runs: 1, mean: metrics, best: metrics, seconds: (performance.now() - t) / 1000 });
+      rows.push({ level, model, method: 'hash', partitioner: 'hash', parts: k, runs: 1, mean: metrics, best: metrics, seconds: (performance.now() - t) / 1000 });
       progress(`${level} hash K=${k}: volume ${metrics.volume} B, ${metrics.messages} messages`);
       // Lets a serving process answer (and send this progress) between steps.
       await new Promise((resolve) => setImmediate(resolve));
@@ -83,12 +96,14 @@ export async function partition(g: LinkGraph, opts: PartitionOptions): Promise<P
   }
   const work = mkdtempSync(join(tmpdir(), 'crawlbench-partition-'));
   try {
-    for (const m of runnable) {
+    const written = new Set<string>();
+    for (const { m, tool } of runnable) {
       checkCancel(opts.signal);
       const hyper = isHypergraph(m);
       const file = join(work, `${m}.${hyper ? 'hgr' : 'graph'}`);
-      writeFiles([file], ([out]) => (hyper ? writeHmetis : writeMetis)(g, m, out!));
-      for (const k of parts) rows.push(await partitionRuns(g, m, k, file, toolOf(m), opts, progress));
+      if (!written.has(file)) writeFiles([file], ([out]) => (hyper ? writeHmetis : writeMetis)(g, m, out!));
+      written.add(file);
+      for (const k of parts) rows.push(await partitionRuns(g, m, k, file, tool, opts, progress));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -104,16 +119,19 @@ export async function partition(g: LinkGraph, opts: PartitionOptions): Promise<P
     parts,
     runs: opts.runs,
     hash: HASH_STATEMENT,
-    tools: [tools.gpmetis, tools.kahypar].map((t) => ({ name: t.name, path: t.path, ...(t.missing ? { missing: t.missing } : {}) })),
+    tools: [tools.gpmetis, tools.zoltan, tools.kahypar].map((t) => ({ name: t.name, path: t.path, ...(t.missing ? { missing: t.missing } : {}) })),
     rows,
     seconds: (performance.now() - t0) / 1000,
   };
 }
 
-/** One model at one K: a run per seed, each part vector scored. */
+const RUN = { gpmetis: runGpmetis, 'Zoltan PHG': runZoltan, KaHyPar: runKahypar } as const;
+
+/** One model at one K with one partitioner: a run per seed, each part vector scored. */
 async function partitionRuns(g: LinkGraph, m: GraphModel, k: number, file: string, tool: Tool, opts: PartitionOptions, progress: (step: string) => void): Promise<PartitionRow> {
   const hyper = isHypergraph(m);
-  const method: Method = hyper ? 'HP' : 'GP';
+  const partitioner = tool.name;
+  const { method, name } = COLUMNS[partitioner];
   const n = vertexCount(g, m);
   const results: PartitionMetrics[] = [];
   let error: string | undefined;
@@ -121,23 +139,23 @@ async function partitionRuns(g: LinkGraph, m: GraphModel, k: number, file: strin
   for (let seed = 1; seed <= opts.runs; seed++) {
     checkCancel(opts.signal);
     try {
-      const out = hyper ? await runKahypar(tool, file, k, seed, opts.signal) : await runGpmetis(tool, file, k, seed, opts.signal);
+      const out = await RUN[partitioner](tool, file, k, seed, opts.signal);
       const vector = parsePartVector(readFileSync(out, 'utf8'), n, k, out);
       rmSync(out, { force: true });
       const metrics = evaluateAssignment(g, m, k, vector);
       results.push(metrics);
-      progress(`${m} ${method} K=${k} run ${seed}/${opts.runs}: volume ${metrics.volume} B, ${metrics.messages} messages`);
+      progress(`${m} ${name} K=${k} run ${seed}/${opts.runs}: volume ${metrics.volume} B, ${metrics.messages} messages`);
     } catch (err) {
       if (err instanceof CrawlError && err.code === ErrorCodes.CANCELLED) throw err;
       error = (err as Error).message;
-      progress(`${m} ${method} K=${k} run ${seed}/${opts.runs} failed: ${error}`);
+      progress(`${m} ${name} K=${k} run ${seed}/${opts.runs} failed: ${error}`);
     }
   }
   const seconds = (performance.now() - t) / 1000;
   if (results.length === 0) {
-    return { level: levelOf(m), model: m, method, parts: k, runs: 0, mean: null, best: null, seconds, error };
+    return { level: levelOf(m), model: m, method, partitioner, parts: k, runs: 0, mean: null, best: null, seconds, error };
   }
   const objective = (r: PartitionMetrics) => (hyper ? r.messages : r.volume);
   const best = results.reduce((a, b) => (objective(b) < objective(a) ? b : a));
-  return { level: levelOf(m), model: m, method, parts: k, runs: results.length, mean: meanOf(results), best, seconds, ...(error ? { error } : {}) };
+  return { level: levelOf(m), model: m, method, partitioner, parts: k, runs: results.length, mean: meanOf(results), best, seconds, ...(error ? { error } : {}) };
 }

@@ -5,7 +5,7 @@
  * browser-safe module, see test/renderer/layers.test.ts).
  */
 
-/** The thesis's four models (design.md section 6). */
+/** The thesis's four models (docs/design.md section 6). */
 export const MODELS = ['page', 'site', 'page-hypergraph', 'site-hypergraph'] as const;
 export type GraphModel = (typeof MODELS)[number];
 
@@ -29,15 +29,33 @@ export interface PartitionMetrics {
   sitesSplit: number;
 }
 
-/** GP: gpmetis on a graph model; HP: KaHyPar on a hypergraph model; hash: the baseline. */
+/** The thesis's methods. GP: a graph partitioner on a graph model; HP: a hypergraph partitioner on a hypergraph model; hash: the baseline. */
 export type Method = 'GP' | 'HP' | 'hash';
 export type Level = 'page' | 'site';
+
+/** The programs that partition (ToolReport's names), and hash for the baseline. */
+export const PARTITIONERS = ['gpmetis', 'Zoltan PHG', 'KaHyPar', 'hash'] as const;
+export type Partitioner = (typeof PARTITIONERS)[number];
+
+/**
+ * The columns of the tables, charts and the workbench's table, one per partitioner: the
+ * method it stands for, the name its columns carry (which partitioner made them), and a short
+ * key (a row's data-row in the workbench, file-name safe).
+ */
+export const COLUMNS: Record<Partitioner, { method: Method; name: string; key: string }> = {
+  gpmetis: { method: 'GP', name: 'GP (gpmetis)', key: 'GP' },
+  'Zoltan PHG': { method: 'HP', name: 'HP (Zoltan PHG)', key: 'PHG' },
+  KaHyPar: { method: 'HP', name: 'HP (KaHyPar)', key: 'KaHyPar' },
+  hash: { method: 'hash', name: 'hash', key: 'hash' },
+};
 
 export interface PartitionRow {
   level: Level;
   /** The model partitioned (the level's graph for hashing). */
   model: GraphModel;
   method: Method;
+  /** The program that made the row (hash: the baseline); COLUMNS[partitioner].name names its columns. */
+  partitioner: Partitioner;
   parts: number;
   /** Runs that completed (hash: 1). */
   runs: number;
@@ -58,7 +76,7 @@ export interface PartitionProgress {
 }
 
 export interface ToolReport {
-  name: 'gpmetis' | 'KaHyPar';
+  name: Exclude<Partitioner, 'hash'>;
   path: string | null;
   /** Where it was looked for and how to get it, when path is null. */
   missing?: string;

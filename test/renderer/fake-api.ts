@@ -7,8 +7,8 @@ import type { CrawlbenchApi, CrawlInfo, CrawlSettingsDto, CrawlStateEvent, Creat
 import type { AnalysisProgressEvent, StoredPageRankDto } from '../../core/api/contract.js';
 import { parseCreateRequest } from '../../core/api/create-request.js';
 import { oneOf, parsePartitionRequest } from '../../core/api/graph-jobs.js';
-import type { PartitionProgressEvent, PartitionReport, PartitionRow } from '../../core/api/contract.js';
-import { FORMATS, MODELS } from '../../core/graph/report.js';
+import type { GraphModel, PartitionProgressEvent, PartitionReport, PartitionRow } from '../../core/api/contract.js';
+import { COLUMNS, FORMATS, MODELS, type Partitioner } from '../../core/graph/report.js';
 import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
 import { parseSeeds, seedSettings } from '../../core/api/seeds.js';
 import { validateSettings } from '../../core/config/settings.js';
@@ -206,20 +206,28 @@ export function fakeApi() {
   return { api, calls, crawls, exports, storedRanks, sites, pages, simulations, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
 }
 
-/** A partition report of the right shape: volume falls with a partitioner, grows with K. */
+/** A partition report of the right shape: volume falls with a partitioner, grows with K; Zoltan PHG and KaHyPar both on the hypergraphs. */
 function fakePartitionReport(id: string, req: ReturnType<typeof parsePartitionRequest>): PartitionReport {
   const rows: PartitionRow[] = [];
   for (const k of req.parts) {
     for (const level of ['page', 'site'] as const) {
-      const methods = [['hash', level], ...req.models.filter((m) => m.startsWith(level)).map((m) => [m.endsWith('hypergraph') ? 'HP' : 'GP', m])] as const;
-      for (const [method, model] of methods) {
-        if (!req.models.some((m) => m.startsWith(level))) continue;
-        const f = method === 'hash' ? 100 : 1;
-        const m = { parts: k, storageImbalance: 4, requestImbalance: 3, volume: 1000 * f * k, messages: 10 * f * k, linksInside: 1 / f, sitesSplit: 0 };
-        rows.push({ level, model, method, parts: k, runs: method === 'hash' ? 1 : req.runs, mean: m, best: m, seconds: 0.01 });
+      if (!req.models.some((m) => m.startsWith(level))) continue;
+      const made: Array<[Partitioner, GraphModel]> = [['hash', level]];
+      for (const m of req.models.filter((x) => x.startsWith(level))) {
+        if (m.endsWith('hypergraph')) made.push(['Zoltan PHG', m], ['KaHyPar', m]);
+        else made.push(['gpmetis', m]);
+      }
+      for (const [partitioner, model] of made) {
+        const f = partitioner === 'hash' ? 100 : partitioner === 'KaHyPar' ? 0.9 : 1;
+        const m = { parts: k, storageImbalance: 4, requestImbalance: 3, volume: 1000 * f * k, messages: 10 * f * k, linksInside: 1 / Math.max(1, f), sitesSplit: 0 };
+        rows.push({ level, model, method: COLUMNS[partitioner].method, partitioner, parts: k, runs: partitioner === 'hash' ? 1 : req.runs, mean: m, best: m, seconds: 0.01 });
       }
     }
   }
-  const tools = [{ name: 'gpmetis' as const, path: '/usr/bin/gpmetis' }, { name: 'KaHyPar' as const, path: '/opt/KaHyPar' }];
+  const tools = [
+    { name: 'gpmetis' as const, path: '/usr/bin/gpmetis' },
+    { name: 'Zoltan PHG' as const, path: '/home/u/.cache/crawlbench/zoltan/crawlbench-phg' },
+    { name: 'KaHyPar' as const, path: '/opt/KaHyPar' },
+  ];
   return { source: `${id}.db`, pages: 100, links: 400, sites: 4, sizesKnown: 100, defaultSize: 10127, models: req.models, parts: req.parts, runs: req.runs, hash: 'FNV-1a', tools, rows, seconds: 0.1 };
 }

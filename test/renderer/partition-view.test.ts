@@ -42,9 +42,13 @@ describe('Partition view', () => {
     await flushPromises();
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ models: ['page', 'site', 'page-hypergraph'], parts: [2, 4, 8, 16, 32], runs: 3, jobId: expect.stringMatching(/^ui-/) });
-    // page: hash, GP, HP; site: hash, GP; five K.
-    expect(w.findAll('[data-testid="partition-table"] tbody tr')).toHaveLength(5 * 5);
-    expect(w.find('tr[data-row="page-GP-32"]').text()).toMatch(/page\s*GP\s*32\s*3/);
+    // page: hash, GP (gpmetis), HP (Zoltan PHG), HP (KaHyPar); site: hash, GP (gpmetis); five K.
+    expect(w.findAll('[data-testid="partition-table"] tbody tr')).toHaveLength(6 * 5);
+    expect(w.find('tr[data-row="page-GP-32"]').text()).toMatch(/page\s*GP \(gpmetis\)\s*32\s*3/);
+    expect(w.find('tr[data-row="page-PHG-32"]').text()).toMatch(/page\s*HP \(Zoltan PHG\)\s*32\s*3/);
+    expect(w.find('tr[data-row="page-KaHyPar-32"]').text()).toMatch(/page\s*HP \(KaHyPar\)\s*32\s*3/);
+    // Rows in the order GP, PHG, KaHyPar, hash at each K.
+    expect(w.findAll('[data-testid="partition-table"] tbody tr').slice(0, 4).map((r) => r.attributes('data-row'))).toEqual(['page-GP-2', 'page-PHG-2', 'page-KaHyPar-2', 'page-hash-2']);
     expect(w.find('[data-testid="partition-summary"]').text()).toMatch(/100 pages, 400 links, 4 sites/);
   });
 
@@ -70,14 +74,15 @@ describe('Partition view', () => {
 });
 
 describe('Partition charts', () => {
-  it('volume and messages against K on log axes, one line per level and method', async () => {
+  it('volume and messages against K on log axes, one line per level and partitioner, named by it', async () => {
     const report = await fake.api.partitionCrawl('demo1', { models: ['page', 'page-hypergraph', 'site'], parts: [2, 4, 8], runs: 2 });
     const v = volumeOption(report) as { xAxis: { type: string; logBase: number }; yAxis: { type: string }; series: Array<{ name: string; data: Array<[number, number]> }> };
     expect(v.xAxis).toMatchObject({ type: 'log', logBase: 2 });
     expect(v.yAxis.type).toBe('log');
-    expect(v.series.map((s) => s.name)).toEqual(['page GP', 'page hash', 'site GP', 'site hash']);
-    expect(v.series[0]!.data).toEqual(seriesOf(report, 'page', 'GP', 'volume'));
-    const m = messagesOption(report) as { series: Array<{ name: string }> };
-    expect(m.series.map((s) => s.name)).toEqual(['page HP', 'page hash', 'site hash']);
+    expect(v.series.map((s) => s.name)).toEqual(['page GP (gpmetis)', 'page hash', 'site GP (gpmetis)', 'site hash']);
+    expect(v.series[0]!.data).toEqual(seriesOf(report, 'page', 'gpmetis', 'volume'));
+    const m = messagesOption(report) as { series: Array<{ name: string; data: Array<[number, number]> }> };
+    expect(m.series.map((s) => s.name)).toEqual(['page HP (Zoltan PHG)', 'page HP (KaHyPar)', 'page hash', 'site hash']);
+    expect(m.series[0]!.data).toEqual(seriesOf(report, 'page', 'Zoltan PHG', 'messages'));
   });
 });
