@@ -38,6 +38,6 @@ for (const b of ["b-bfs", "b-hist"]) {
     pagesShareInA: +p.pagesShareInA.toFixed(3), pageRankShareInA: +p.pageRankShareInA.toFixed(3), tauB: +p.kendallTauB.toFixed(3), rho: +p.spearmanRho.toFixed(3),
     top100: p.topK[0].overlap, top1000: p.topK[1].overlap, newLinkShare: +r.links.newShare.toFixed(3), contentChanged: r.common.contentChanged,
     avgCumulativeB: +p.averageCumulativeB.toFixed(3), evalAvgCumulative: +e.averageCumulativePageRank.toFixed(3), evalKendallTau: +e.kendallTau.toFixed(3),
-    // Points of the curve (design.md section 4): the share of B final PageRank held after 10, 25, 50 and 75% of its pages, with the best order beside it.
+    // Points of the curve (docs/design.md section 4.3): the share of B final PageRank held after 10, 25, 50 and 75% of its pages, with the best order beside it.
     curve: [0.1, 0.25, 0.5, 0.75].map((f) => { const c = e.curve.find((x) => x.fractionPages >= f); return { pages: f, cumulative: +c.cumulativePageRank.toFixed(3), best: +c.upperBound.toFixed(3) }; }) }));
 }' "$out"

@@ -4,9 +4,9 @@
  *
  *   npx tsc -p tsconfig.json && node dist/bench/parse/parse-bench.js [pages] [seconds]
  *
- * The pages are synthetic but shaped like the national-web pages of design.md §7: ~10 KB,
- * 5-50 links (mostly relative, some external, some mailto:/javascript:), a head with meta
- * tags, inline script and style, entities and accented text, some sloppy markup.
+ * The pages are synthetic but shaped like the national-web pages of docs/design.md section 7:
+ * ~10 KB, 5-50 links (mostly relative, some external, some mailto:/javascript:), a head with
+ * meta tags, inline script and style, entities and accented text, some sloppy markup.
  */
 import { extractLinks, type Extracted } from '../../core/parse/extract-links.js';
 import { mulberry32 } from '../../core/random.js';

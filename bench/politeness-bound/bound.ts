@@ -31,7 +31,7 @@ export interface Bound {
 }
 
 /**
- * The lower bound on crawl time that politeness allows (design.md section 2), computed from
+ * The lower bound on crawl time that politeness allows (docs/design.md section 2), computed from
  * the server's log of the crawl: each request costs what the server took to answer it (the
  * site's latency and transfer; loopback connects are free, which only lowers the bound).
  *

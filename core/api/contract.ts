@@ -392,7 +392,10 @@ export interface PageRankResultDto {
   site?: PageRankRunDto;
 }
 
-/** How good a crawl's fetch order was (design.md section 4), as `crawlbench eval` reports it. */
+/**
+ * How good a crawl's fetch order was (docs/design.md section 4), as `crawlbench eval` reports
+ * it.
+ */
 export interface EvaluationDto {
   db: string;
   oracle: string | null;

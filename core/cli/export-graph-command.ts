@@ -11,7 +11,7 @@ import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, modelFlag, sizesLine } from 
 
 const USAGE = `crawlbench export-graph --graph SOURCE --model M --format F --out PATH [--force]
 
-Writes a crawl's link graph for a partitioner (design.md section 6), with an id map beside it
+Writes a crawl's link graph for a partitioner (docs/design.md section 6), with an id map beside it
 (PATH.ids.tsv: vertex id, URL or site, pages, size in bytes and in the unit written). A link
 costs the length in bytes of its target's URL (what one processor sends another).
   --model M              page: a vertex per page, weights (size, 1), an edge between pages linked

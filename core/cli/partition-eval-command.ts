@@ -11,7 +11,7 @@ import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, modelFlag, sizesLine } from 
 
 const USAGE = `crawlbench partition-eval --graph SOURCE --model M --parts K --assign hash|FILE [--json]
 
-Scores an assignment of pages or sites to K processors with the thesis's metrics (design.md
+Scores an assignment of pages or sites to K processors with the thesis's metrics (docs/design.md
 section 6), counted on pages and links whatever the model: storage and request imbalance
 ((Wmax - Wavg) / Wavg, bytes and pages), communication volume (bytes of the URLs of links that
 cross parts), messages (distinct (page, remote part) pairs: the connectivity - 1 cut), the

@@ -9,7 +9,7 @@ import { defineCommand } from './command.js';
 const USAGE = `crawlbench simulate --graph SOURCE --policy P[,P...|all] [options]
 
 Replays crawl policies on a stored web graph in virtual time, with the crawler's own
-scheduler and policies and a simulated network (design.md section 5), and compares them:
+scheduler and policies and a simulated network (docs/design.md section 5), and compares them:
 average cumulative PageRank, Kendall's tau, pages needed for 50/80/95% of the PageRank, and
 the simulated crawl time. The truth is the PageRank of the part of the graph reachable from
 the seeds.

@@ -1,5 +1,5 @@
 /**
- * How PageRank moved between the crawls (design.md section 4): each crawl's PageRank by page
+ * How PageRank moved between the crawls (docs/design.md section 4.9): each crawl's PageRank by page
  * id (its stored run, or computed in memory, never written into either crawl), then over the
  * pages fetched in both: Kendall's tau-b and Spearman's rho, top-k overlap, the biggest risers
  * and fallers, and the share of B's PageRank held by pages A already had (the thesis: 55% of

@@ -55,7 +55,7 @@ export type LimitedSetting = keyof typeof SETTING_LIMITS;
 
 /**
  * A w below this, for a crawl that reaches hosts outside this machine, must be confirmed:
- * that is how a careless crawl of real servers starts (design.md section 2: w is seconds).
+ * that is how a careless crawl of real servers starts (docs/design.md section 2.3: w is seconds).
  */
 export const SHORT_W_MS = 1000;
 

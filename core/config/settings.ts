@@ -5,7 +5,7 @@ import { limitProblem, SETTING_LIMITS, type LimitedSetting } from './limits.js';
 /**
  * The settings of one crawl. They are validated once here, frozen, stored in the crawl
  * database when the crawl is created, and read back on resume: a crawl always continues
- * with the settings it started with (design.md section 2 defines w, c and r).
+ * with the settings it started with (docs/design.md section 2 defines w, c and r).
  * All durations are milliseconds, all sizes bytes.
  */
 export const DEFAULT_USER_AGENT = 'crawlbench/0.1 (+https://github.com/crawlbench/crawlbench; research crawler)';

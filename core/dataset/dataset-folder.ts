@@ -1,6 +1,8 @@
 /**
- * A dataset folder (../shared/datasets/*): `pages.tsv.gz` (id<TAB>url, optionally
- * <TAB>bytes) and `links.tsv.gz` (src<TAB>dst). Read by the simulator (to replay policies)
+ * A dataset folder: `pages.tsv.gz` (id<TAB>url, optionally <TAB>bytes) and `links.tsv.gz`
+ * (src<TAB>dst), such as the UCI ICS web graph of docs/results.md (not shipped with
+ * crawlbench: its terms forbid republishing it; the tests find it through CRAWLBENCH_UCI, the
+ * folder holding its two files). Read by the simulator (to replay policies)
  * and by the graph exports (to partition the graph), which is why it lives here and not in
  * either of them. Nodes are 0..n-1: the file's own ids when they are 0..n-1, else the rows
  * in file order. Links become CSR in file order, self-links and repeated pairs dropped.

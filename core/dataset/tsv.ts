@@ -1,7 +1,7 @@
 /**
- * The link-graph dataset format (../shared/datasets/*): `pages.tsv.gz` (id<TAB>url) and
- * `links.tsv.gz` (src<TAB>dst). Read by the test web (to serve a graph) and by the
- * simulator (to replay policies on it); parsed from bytes, since a 10-million-link file
+ * The link-graph dataset format (a dataset folder, dataset-folder.ts): `pages.tsv.gz`
+ * (id<TAB>url) and `links.tsv.gz` (src<TAB>dst). Read by the test web (to serve a graph) and
+ * by the simulator (to replay policies on it); parsed from bytes, since a 10-million-link file
  * split into strings would cost seconds and gigabytes.
  */
 

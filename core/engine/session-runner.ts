@@ -21,7 +21,7 @@ export interface SessionResult {
 
 /**
  * Runs one connection's worth of work: robots.txt first if the origin has none cached,
- * then up to c pages back to back over one keep-alive connection (design.md section 2).
+ * then up to c pages back to back over one keep-alive connection (docs/design.md section 2.4).
  * Stops early when the server ends keep-alive, an error breaks the connection, or the
  * crawl is pausing; unfetched pages are handed back to the scheduler.
  */

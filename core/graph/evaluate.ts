@@ -1,5 +1,5 @@
 /**
- * The thesis's metrics of an assignment (design.md section 6), always counted on pages and
+ * The thesis's metrics of an assignment (docs/design.md section 6), always counted on pages and
  * links, whatever the model: a site model's assignment puts each page with its site. So the
  * four models are compared on the same figures.
  *

@@ -1,7 +1,7 @@
 /**
- * The thesis's four models of a crawl's link graph (design.md section 6), built on the fly from
- * a LinkGraph so that no model is ever held whole: a writer or an evaluation walks a vertex's
- * neighbours, or the nets, one at a time.
+ * The thesis's four models of a crawl's link graph (docs/design.md section 6), built on the fly
+ * from a LinkGraph so that no model is ever held whole: a writer or an evaluation walks a
+ * vertex's neighbours, or the nets, one at a time.
  *
  * - page graph: a vertex per page, weights (bytes, 1); an undirected edge between two pages
  *   linked in either direction, its cost the total URL length of those links (each link costs

@@ -2,7 +2,7 @@ import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js'
 import { distinctTargets, PageCounts, PendingPages } from './link-graph.js';
 
 /**
- * Backlink-count (design.md section 3): the page with the most in-links from the pages
+ * Backlink-count (docs/design.md section 3.1): the page with the most in-links from the pages
  * fetched so far goes first. A page's count rises when a fetched page links to it; equal
  * counts fall back to discovery order.
  */

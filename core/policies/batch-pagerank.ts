@@ -4,7 +4,7 @@ import type { SiteState } from '../scheduler/site-state.js';
 import { LinkGraph, PendingPages } from './link-graph.js';
 
 /**
- * Batch-PageRank (design.md section 3): every K fetched pages, the PageRank of the graph
+ * Batch-PageRank (docs/design.md section 3.1): every K fetched pages, the PageRank of the graph
  * seen so far (known but unfetched pages are nodes too, as dangling pages) re-ranks every
  * pending page; pages discovered in between wait with priority 0 (partial-pagerank gives
  * them an estimate instead). When the scheduler runs in batches it calls onBatch every K

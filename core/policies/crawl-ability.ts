@@ -3,7 +3,7 @@ import { Quality } from './quality.js';
 import { crawlabilityRank } from './server-rank.js';
 
 /**
- * Crawl-ability (crawl-ability paper; design.md section 3): URLs by quality, servers by
+ * Crawl-ability (crawl-ability paper; docs/design.md section 3.4): URLs by quality, servers by
  * C(s) = (sum of the quality of the next P(s) URLs) / T(s), quality per unit of time;
  * P(s) pages per connection. Best overall in the paper.
  */

@@ -6,7 +6,7 @@ import { distinctTargets, PendingPages } from './link-graph.js';
 export type NewPageRule = 'zero' | 'random' | 'parent' | 'omniscient';
 
 /**
- * Historical PageRank (design.md section 3): pages known to an earlier crawl of the same
+ * Historical PageRank (docs/design.md section 3.2): pages known to an earlier crawl of the same
  * domain go by their old PageRank (matched by canonical URL); a new page gets 0, a value
  * drawn uniformly from the old values (seeded: the same crawl draws the same values), or
  * PR(parent)/outdegree(parent), with the parent's own value (old or estimated) and its

@@ -2,7 +2,7 @@ import type { Policy } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 
 /**
- * Larger-sites-first (design.md section 3): the site with the most pending (known,
+ * Larger-sites-first (docs/design.md section 3.1): the site with the most pending (known,
  * unfetched) pages goes first, which keeps many sites busy late in the crawl; pages
  * within a site in discovery order. Equal sites: the one holding the older page first.
  */

@@ -1,7 +1,7 @@
 import type { DiscoveredPage, Policy } from '../scheduler/policy.js';
 
 /**
- * Omniscient (design.md section 3): every page goes by its true final PageRank, taken from
+ * Omniscient (docs/design.md section 3.3): every page goes by its true final PageRank, taken from
  * an oracle. Only the simulator has one (the PageRank of the complete graph it replays), so
  * this is an upper reference for the real policies, not a way to crawl.
  */

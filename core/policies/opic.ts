@@ -6,8 +6,8 @@ import { distinctTargets, PendingPages } from './link-graph.js';
 export const OPIC_START_CASH = 1;
 
 /**
- * OPIC, On-line Page Importance Computation (Abiteboul, Preda, Cobena 2003; design.md
- * section 3). Every page starts with the same cash; when a page is fetched its cash is
+ * OPIC, On-line Page Importance Computation (Abiteboul, Preda, Cobena 2003; docs/design.md
+ * section 3.1). Every page starts with the same cash; when a page is fetched its cash is
  * added to its history and split equally among its out-links (a page without out-links
  * keeps it in its history only); an unfetched page's priority is its cash. The importance
  * estimate of a page is (history + cash) / (total history + total cash), so the share of

@@ -1,7 +1,7 @@
 import { BatchPageRank } from './batch-pagerank.js';
 
 /**
- * Partial-PageRank (design.md section 3): batch-pagerank, and between recomputations a
+ * Partial-PageRank (docs/design.md section 3.1): batch-pagerank, and between recomputations a
  * page newer than the last one gets the sum over its known parents (fetched pages linking
  * to it) of PR(parent)/outdegree(parent), PR being the parent's latest PageRank or, for a
  * parent newer than that, its own partial estimate.

@@ -3,7 +3,7 @@ import type { SiteState } from '../scheduler/site-state.js';
 import { adopt, pagesP, performanceRank, type ServerModel } from './server-rank.js';
 
 /**
- * Performance (crawl-ability paper; design.md section 3): servers by R(s) = P(s)/T(s),
+ * Performance (crawl-ability paper; docs/design.md section 3.4): servers by R(s) = P(s)/T(s),
  * pages per connection P(s), URLs of a server FIFO. Server choice is non-preemptive by
  * construction: the scheduler never cuts an open connection short.
  */

@@ -19,7 +19,7 @@ export function qualitySource(params: Record<string, unknown>, ctx: PolicyContex
 }
 
 /**
- * Quality (crawl-ability paper; design.md section 3): every server's URLs ordered by
+ * Quality (crawl-ability paper; docs/design.md section 3.4): every server's URLs ordered by
  * quality, a server ranked by the quality of its best URL (the scheduler's default site
  * rank), P(s) pages per connection. The quality source does the page-level work.
  */

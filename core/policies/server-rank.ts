@@ -2,8 +2,8 @@ import type { SiteState } from '../scheduler/site-state.js';
 import { numberParam } from './params.js';
 
 /**
- * The server-level formulas of the crawl-ability paper (Cao, Jiang, Singh; design.md
- * section 3), on the EWMA estimates a SiteState keeps:
+ * The server-level formulas of the crawl-ability paper (Cao, Jiang, Singh; docs/design.md
+ * section 3.4), on the EWMA estimates a SiteState keeps:
  *   P(s) = min(RequestsPerConnection(s), pending URLs of s)
  *   T(s) = 2*ConnectionTime(s) + P(s)*ResponseTime(s)/p
  *   performance R(s) = P(s)/T(s); crawl-ability C(s) = (quality of the next P(s) URLs)/T(s)

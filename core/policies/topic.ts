@@ -8,7 +8,7 @@ export const HOT = 1e9;
 export const HOT_RADIUS = 3;
 
 /**
- * Topic-driven crawling (Cho, Garcia-Molina, Page; design.md section 3): a hot queue
+ * Topic-driven crawling (Cho, Garcia-Molina, Page; docs/design.md section 3.5): a hot queue
  * served first, holding the URLs whose anchor text or URL contains the topic word (case-
  * insensitive) and those within 3 links of such a page; both queues FIFO. Modelled as a
  * priority band (hot = 1e9, cold = 0), so the scheduler is the same as for every policy.

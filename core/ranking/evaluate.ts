@@ -56,7 +56,7 @@ const THRESHOLD_PERCENTS = [10, 25, 50, 75];
 const PAGERANK_SHARES = [0.5, 0.8, 0.95];
 
 /**
- * Quality of a finished crawl (design.md section 4). The truth is the PageRank of the
+ * Quality of a finished crawl (docs/design.md section 4). The truth is the PageRank of the
  * complete crawled graph (every known page a node; a stored fresh run is reused), or of an
  * oracle crawl matched by URL (pages it lacks get 0). Either way the values of the pages
  * this crawl fetched are normalised to sum 1, so every curve ends at 1.

@@ -7,7 +7,7 @@ export const DEFAULT_DAMPING = 0.85;
 const WASM_MIN_LINKS = 1 << 16;
 
 export interface PageRankOptions {
-  /** Damping d (design.md section 4: 0.85 by default; Cho et al. used 0.9). */
+  /** Damping d (docs/design.md section 4.1: 0.85 by default; Cho et al. used 0.9). */
   damping?: number;
   /** Stop when the L1 change between iterations falls below this. */
   tolerance?: number;

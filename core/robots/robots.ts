@@ -3,8 +3,8 @@ import { robotsMatchForm } from './match-form.js';
 import { agentToken, rewriteRobots } from './rewrite.js';
 
 /**
- * The rules of one robots.txt (one origin: scheme + host + port, design.md §2) for our
- * user agent, per RFC 9309.
+ * The rules of one robots.txt (one origin: scheme + host + port, docs/design.md section 2.2)
+ * for our user agent, per RFC 9309.
  *
  * robots-parser does the rule storage and the matching (Google's algorithm: '*' and a
  * final '$', longest pattern wins, Allow wins a tie). Where it departs from the RFC, the

@@ -23,7 +23,7 @@ export interface PolicyHost {
 }
 
 /**
- * An ordering policy (design.md section 3). The scheduler owns this interface and the policies
+ * An ordering policy (docs/design.md section 3). The scheduler owns this interface and the policies
  * implement it, as Heritrix's frontier owns its precedence policies: the scheduler depends on
  * no policy, and a policy sees the scheduler only through PolicyHost.
  * It ranks pages within a site and sites among

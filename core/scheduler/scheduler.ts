@@ -6,11 +6,11 @@ import type { Policy, PolicyHost } from './policy.js';
 export interface SchedulerOptions {
   clock: Clock;
   policy: Policy;
-  /** Maximum simultaneous connections (design.md: r). */
+  /** Maximum simultaneous connections (docs/design.md section 2.5: r). */
   r: number;
-  /** Maximum requests over one connection (design.md: c). */
+  /** Maximum requests over one connection (docs/design.md section 2.4: c). */
   c: number;
-  /** Wait between connections to one site, in ms (design.md: w). */
+  /** Wait between connections to one site, in ms (docs/design.md section 2.3: w). */
   w: number;
   /** Batches of K pages (thesis: K = 100,000); null = one continuous crawl. */
   batch?: number | null;
@@ -29,7 +29,7 @@ export interface Session {
 }
 
 /**
- * The two-level scheduler of design.md section 2: a priority queue of sites, each holding
+ * The two-level scheduler of docs/design.md section 2: a priority queue of sites, each holding
  * a priority queue of its pages. It decides *when* (politeness: one connection per site,
  * w between connections, Crawl-delay, backoff, at most r open) and *what* (the policy's
  * order); the fetcher decides how. It does no I/O and reads time only from its clock, so

@@ -14,7 +14,7 @@ export interface ServerModel {
 }
 
 /**
- * Distributions of the simulated network, chosen to match design.md section 5 (the thesis's
+ * Distributions of the simulated network, chosen to match docs/design.md section 5.3 (the thesis's
  * measurements on the Chilean web): per site, lognormal latency (median 90 ms, a heavy tail
  * capped at 30 s, the crawler's headers timeout) and transfer rate (median 100 KB/s); per
  * page, lognormal size (median 7 KB, mean about 10 KB). Then 90% of pages take under 1.5 s,

@@ -11,7 +11,7 @@ const EPSILON_BYTES = 1e-6;
 
 /**
  * The crawler's link of bandwidth B (bytes/s) shared by the transfers in progress
- * (design.md section 5: saturation). Sharing is max-min fair: a transfer never goes faster
+ * (docs/design.md section 5.4: saturation). Sharing is max-min fair: a transfer never goes faster
  * than its server's rate, and the bandwidth the slow ones leave is split equally among the
  * rest. Rates change only when a transfer starts or ends, so between those moments every
  * transfer's completion time is fixed; the simulator asks for the next one.

@@ -40,9 +40,9 @@ export interface SimGraph {
 }
 
 /**
- * Loads a simulator graph: a dataset folder (pages.tsv.gz + links.tsv.gz, as in
- * ../shared/datasets/) or a crawl database (every known page a node, its links the edges,
- * fetched sizes and the sites' measured connection and response times).
+ * Loads a simulator graph: a dataset folder (pages.tsv.gz + links.tsv.gz, as
+ * core/dataset/dataset-folder.ts reads it) or a crawl database (every known page a node, its
+ * links the edges, fetched sizes and the sites' measured connection and response times).
  */
 export function loadSimGraph(source: string, mode: SiteKeyMode = 'host'): SimGraph {
   if (!existsSync(source)) throw new CrawlError(ErrorCodes.BAD_GRAPH, `--graph: ${source} does not exist`);

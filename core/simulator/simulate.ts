@@ -9,7 +9,7 @@ import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
 
 export interface SimulateOptions {
   graph: string;
-  /** Policy names; 'all' = every policy of design.md section 3 (topic only with a topic). */
+  /** Policy names; 'all' = every policy of docs/design.md section 3 (topic only with a topic). */
   policies: string[];
   r: number;
   /** ms */

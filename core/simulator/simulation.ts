@@ -83,10 +83,10 @@ class VirtualClock implements Clock {
 }
 
 /**
- * One simulated crawl of a stored graph (design.md section 5): the crawler's own Scheduler
+ * One simulated crawl of a stored graph (docs/design.md section 5): the crawler's own Scheduler
  * and a policy from the one registry (policies/registry.ts), driven by a virtual clock and a
  * simulated network instead of undici. It knows only the links of pages it has fetched, and
- * follows the precise rules of design.md section 2 as the crawler does: one connection per
+ * follows the precise rules of docs/design.md section 2 as the crawler does: one connection per
  * site, w from the end of a connection's last response to the next connection, up to c
  * requests back to back per connection (fewer if the server's keep-alive allows fewer), at
  * most r connections open. Page ids are given in discovery order, as the crawl database

@@ -13,7 +13,7 @@ export interface GridCell {
 }
 
 /**
- * The thesis's speed-up table (design.md section 5): one policy, every combination of c,
+ * The thesis's speed-up table (docs/design.md section 5.6): one policy, every combination of c,
  * bandwidth B and r, each a full simulated crawl; the speed-up of an r is the crawl time
  * with the grid's first r (normally 1) divided by its own, at the same c and B.
  */

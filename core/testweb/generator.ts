@@ -1,5 +1,5 @@
 /**
- * generateWeb: a reproducible synthetic "national web" (design.md section 7). Same spec, same
+ * generateWeb: a reproducible synthetic "national web" (docs/design.md section 7). Same spec, same
  * web, byte for byte. Revision 2 is the same web months later (see revision.ts).
  *
  * Layout: ordinary sites 's0000.demo' .. in id order (site 0 is the largest and acts as the

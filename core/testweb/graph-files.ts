@@ -1,6 +1,8 @@
 /**
- * Link graphs as files: `pages.tsv.gz` (id<TAB>url, optionally <TAB>bytes) and `links.tsv.gz` (src<TAB>dst), the
- * format of /work/shared/datasets/uci-ics-2019. loadGraphDir serves such a graph (https URLs
+ * Link graphs as files: `pages.tsv.gz` (id<TAB>url, optionally <TAB>bytes) and `links.tsv.gz`
+ * (src<TAB>dst), the format of a dataset folder (core/dataset/), such as the UCI ICS web graph
+ * (not shipped with crawlbench: its terms forbid republishing it; the tests find it through
+ * CRAWLBENCH_UCI, the folder holding its two files). loadGraphDir serves such a graph (https URLs
  * are served as http; host = URL host, path = path + query); exportGraphDir writes a web in the
  * same format, so a generated web round-trips. Loading is synchronous (the CLI builds its web
  * synchronously) and parses bytes directly: the 53k-page / 580k-link dataset loads in ~0.2 s.

@@ -1,4 +1,7 @@
-/** The test web: a reproducible synthetic national web served on loopback (design.md section 7). */
+/**
+ * The test web: a reproducible synthetic national web served on loopback (docs/design.md
+ * section 7).
+ */
 export { generateWeb, GeneratedWeb, type WebSpec } from './generator.js';
 export { handWeb, type HandLink, type HandPage, type HandSite } from './hand-web.js';
 export { exportGraphDir, loadGraphDir, type LoadOptions } from './graph-files.js';

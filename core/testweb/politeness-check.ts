@@ -14,11 +14,11 @@ export type LoggedRequest = Pick<ServedRequest, 't' | 'tEnd' | 'host' | 'connId'
 
 /**
  * Reads the test web's own log (the server's side of every connection) and lists every
- * breach of design.md's politeness rules: two connections to one site open at once, less
- * than w between the end of one connection's last response and the next connection's
- * first request, more than c requests over one connection. `connections` may be empty
- * (the NDJSON log of `crawlbench testweb` has requests only): a connection then spans its
- * first request to its last response. Linear in the log; fine for millions of requests.
+ * breach of the politeness rules of docs/design.md section 2: two connections to one site
+ * open at once, less than w between the end of one connection's last response and the next
+ * connection's first request, more than c requests over one connection. `connections` may be
+ * empty (the NDJSON log of `crawlbench testweb` has requests only): a connection then spans
+ * its first request to its last response. Linear in the log; fine for millions of requests.
  */
 export function politenessViolations(
   requests: Iterable<LoggedRequest>,

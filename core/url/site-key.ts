@@ -2,8 +2,8 @@ import { getDomain } from 'tldts';
 import { CrawlError, ErrorCodes } from '../errors.js';
 
 /**
- * The key that groups pages into sites (design.md §2: politeness, the per-site page cap
- * and r all count sites).
+ * The key that groups pages into sites (docs/design.md section 2.2: politeness, the per-site
+ * page cap and r all count sites).
  *
  * - 'host': the host name, port ignored (`a.b.cl:8080` -> `a.b.cl`).
  * - 'domain': the registrable domain from the Public Suffix List via tldts, ICANN section

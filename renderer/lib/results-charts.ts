@@ -1,9 +1,9 @@
 /**
  * The Results view's charts as ECharts options, from an EvaluationDto, drawn as the thesis
- * draws its figure (design.md section 4): the cumulative PageRank held by the pages fetched so
- * far against the share of pages fetched, beside the best possible order (pages by PageRank)
- * and a random order (the diagonal); the same curve against crawl time; and Crawl & Stop. Shares
- * are in % on 0-100 axes; the values are the engine's, times 100.
+ * draws its figure (docs/design.md section 4.3): the cumulative PageRank held by the pages
+ * fetched so far against the share of pages fetched, beside the best possible order (pages by
+ * PageRank) and a random order (the diagonal); the same curve against crawl time; and Crawl &
+ * Stop. Shares are in % on 0-100 axes; the values are the engine's, times 100.
  */
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
