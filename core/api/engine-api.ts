@@ -12,6 +12,7 @@ import { checkShortW } from '../engine/short-w-guard.js';
 import { compareCrawls } from '../compare/compare.js';
 import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { AnalysisJobs } from './analysis-jobs.js';
+import { CrawlProcess, runnerLog } from './crawl-process.js';
 import { storedPageRank } from './stored-pagerank.js';
 import { ExportJobs } from './export-jobs.js';
 import type * as C from './contract.js';
@@ -29,8 +30,9 @@ import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reade
 /** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
 const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';
 
+/** A crawl running in its own process (crawl-runner.ts), as this server sees it. */
 interface LiveCrawl {
-  crawler: Crawler;
+  proc: CrawlProcess;
   status: 'running' | 'pausing' | 'stopping';
   run: Promise<void>;
   last: C.StatsEvent | null;
@@ -53,6 +55,8 @@ export interface EngineApiOptions {
   simulationWorker?: string;
   /** results: the analysis worker's compiled file (Electron's bundle passes its own). */
   analysisWorker?: string;
+  /** The crawl runner's compiled file, run as its own process per crawl (Electron's bundle passes its own). */
+  crawlRunner?: string;
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -69,8 +73,13 @@ export class EngineApi implements C.CrawlbenchApi {
   private readonly simulations: SimulationJobs;
   /** results: PageRank and evaluations under way, each in a worker thread. */
   private readonly analyses: AnalysisJobs;
+  /**
+   * Resolves once the crawls still running from an earlier server (one that crashed) are
+   * attached again: they run in their own processes, which outlive any server.
+   */
+  readonly ready: Promise<void>;
 
-  constructor(dir: string, opts: EngineApiOptions = {}) {
+  constructor(dir: string, private readonly opts: EngineApiOptions = {}) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
@@ -89,6 +98,26 @@ export class EngineApi implements C.CrawlbenchApi {
       throttleMs: opts.simulationThrottleMs,
     });
     this.simulations.events.on('simulationProgress', (e) => this.events.emit('simulationProgress', e));
+    this.ready = this.reattach();
+  }
+
+  /** Connects to every crawl whose process runs on (its NAME.db.runner file names it). */
+  private async reattach(): Promise<void> {
+    const ids = readdirSync(this.dir).filter((f) => f.endsWith('.db.runner')).map((f) => f.slice(0, -'.db.runner'.length)).filter((id) => ID.test(id));
+    await Promise.all(
+      ids.map(async (id) => {
+        const proc = await CrawlProcess.attach(this.path(id)).catch(() => null);
+        if (proc && !this.live.has(id)) {
+          this.adopt(id, proc);
+          this.events.emit('crawlState', { crawlId: id, status: proc.status } satisfies C.CrawlStateEvent);
+        }
+      }),
+    );
+  }
+
+  /** The ids of the crawls running now, each in its own process. */
+  runningCrawlIds(): string[] {
+    return [...this.live.keys()];
   }
 
   /** Where browser-mode exports are written, one folder per export (served for download under /exports/). */
@@ -115,6 +144,7 @@ export class EngineApi implements C.CrawlbenchApi {
   }
 
   async listCrawls(): Promise<C.CrawlInfo[]> {
+    await this.ready;
     const ids = readdirSync(this.dir).filter((f) => f.endsWith('.db')).map((f) => f.slice(0, -3)).filter((id) => ID.test(id));
     return ids.map((id) => this.info(id)).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
   }
@@ -236,56 +266,58 @@ export class EngineApi implements C.CrawlbenchApi {
 
   async start(id: string, overrides: { maxPages?: number | null } = {}): Promise<C.CrawlInfo> {
     const path = this.existing(id);
+    await this.ready;
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
-    await this.demos.resumeFor(id, join(this.dir, `${id}.demo.json`));
-    let crawler: Crawler;
+    const maxPages = overrides?.maxPages;
+    // Checked here, before a process is started: a stopped, locked or conflicting crawl and an
+    // unconfirmed short w are refused at once, in the caller's words.
+    const crawler = Crawler.open(path, withoutUndefined({ maxPages }));
     try {
-      crawler = Crawler.open(path, withoutUndefined({ maxPages: overrides?.maxPages }));
-      try {
-        await checkShortW(crawler.settings, CONFIRM_IN_FORM);
-      } catch (err) {
-        crawler.close();
-        throw err;
-      }
-    } catch (err) {
-      await this.demos.stop(id);
-      throw err;
+      await checkShortW(crawler.settings, CONFIRM_IN_FORM);
+    } finally {
+      crawler.close();
     }
-    const entry: LiveCrawl = { crawler, status: 'running', run: Promise.resolve(), last: null };
-    crawler.on('stats', (s) => {
-      entry.last = { ...s, crawlId: id };
-      this.events.emit('stats', entry.last);
-    });
-    this.live.set(id, entry);
-    entry.run = crawler.run().then(
-      (summary) => this.ended(id, summary.state === 'finished' ? 'finished' : summary.state === 'stopped' ? 'stopped' : 'paused', summary.stopReason),
-      (err: Error) => this.ended(id, 'paused', `failed: ${err.message}`),
+    // The crawl runs in its own process: no request to this server, nor its crash, can take it down.
+    const proc = await CrawlProcess.spawn(
+      { dbPath: path, id, ...withoutUndefined({ maxPages, demoLog: this.opts.demoLog }), demoPort: this.demos.port },
+      this.opts.crawlRunner,
     );
+    this.adopt(id, proc);
     this.events.emit('crawlState', { crawlId: id, status: 'running' } satisfies C.CrawlStateEvent);
     return this.info(id);
   }
 
-  private async ended(id: string, status: C.CrawlStatus, reason: string): Promise<void> {
-    const entry = this.live.get(id);
+  /** Follows a crawl's process: its stats, its state, its end. */
+  private adopt(id: string, proc: CrawlProcess): void {
+    const entry: LiveCrawl = { proc, status: proc.status, run: Promise.resolve(), last: proc.last };
+    proc.onStats((s) => {
+      entry.last = s;
+      this.events.emit('stats', s);
+    });
+    proc.onState(() => {
+      if (entry.status !== 'running') return;
+      entry.status = 'pausing';
+      this.events.emit('crawlState', { crawlId: id, status: 'pausing' } satisfies C.CrawlStateEvent);
+    });
+    this.live.set(id, entry);
+    entry.run = proc.ended.then((e) => this.ended(id, e.status, e.reason));
+  }
+
+  private ended(id: string, status: C.CrawlStatus, reason: string): void {
     this.live.delete(id);
-    try {
-      entry?.crawler.close();
-      // The demo web is needed only while its crawl runs; its stable port is free for the next one.
-      await this.demos.stop(id);
-    } finally {
-      this.events.emit('crawlState', { crawlId: id, status, reason } satisfies C.CrawlStateEvent);
-    }
+    this.events.emit('crawlState', { crawlId: id, status, reason } satisfies C.CrawlStateEvent);
   }
 
   async pause(id: string): Promise<C.CrawlInfo> {
     this.path(id);
+    await this.ready;
     const entry = this.live.get(id);
     if (entry) {
-      if (entry.status !== 'pausing') {
+      if (entry.status === 'running') {
         entry.status = 'pausing';
         this.events.emit('crawlState', { crawlId: id, status: 'pausing' } satisfies C.CrawlStateEvent);
-        entry.crawler.pause();
       }
+      entry.proc.pause();
       await entry.run;
     }
     return this.info(id);
@@ -297,17 +329,17 @@ export class EngineApi implements C.CrawlbenchApi {
 
   async stop(id: string): Promise<C.CrawlInfo> {
     const path = this.existing(id);
+    await this.ready;
     const entry = this.live.get(id);
     if (entry) {
       if (entry.status !== 'stopping') {
         entry.status = 'stopping';
         this.events.emit('crawlState', { crawlId: id, status: 'pausing' } satisfies C.CrawlStateEvent);
-        entry.crawler.stop();
       }
+      entry.proc.stop();
       await entry.run;
     } else {
       Crawler.stopStored(path);
-      await this.demos.stop(id);
       this.events.emit('crawlState', { crawlId: id, status: 'stopped', reason: 'stopped' } satisfies C.CrawlStateEvent);
     }
     return this.info(id);
@@ -321,13 +353,14 @@ export class EngineApi implements C.CrawlbenchApi {
     if (this.analyses.busy(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is being ranked or evaluated; wait for it to end or cancel it before deleting the crawl`);
     if (this.simulations.readsCrawl(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `a simulation is replaying crawl "${id}"; wait for it to end or cancel it before deleting the crawl`);
     await this.demos.stop(id);
-    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, join(this.dir, `${id}.demo.json`)]) {
+    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`)]) {
       rmSync(p, { recursive: true, force: true });
     }
   }
 
   async currentStats(id: string): Promise<C.StatsEvent | null> {
     this.path(id);
+    await this.ready;
     return this.live.get(id)?.last ?? null;
   }
 
@@ -506,8 +539,13 @@ export class EngineApi implements C.CrawlbenchApi {
     return () => void this.events.off(event, cb);
   }
 
-  /** Cancels running exports, pauses every running crawl (committing its batch) and stops the demo webs. */
+  /**
+   * Quitting on purpose: cancels running exports, pauses every running crawl (its process
+   * commits its batch and ends) and stops the demo webs. A server that crashes never gets
+   * here, and its crawls run on until a server started again attaches to them.
+   */
   async close(): Promise<void> {
+    await this.ready;
     this.graphs.close();
     await this.analyses.close();
     await this.simulations.close();

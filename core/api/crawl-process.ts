@@ -1,0 +1,189 @@
+/**
+ * The server's handle on a crawl running in its own process (crawl-runner.ts): started
+ * detached, so that it outlives the server, and found again by a server started after a
+ * crash (`attach`). Stats and the end come over the crawl's socket; pause and stop go back.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import type { CrawlStatus, StatsEvent } from './contract.js';
+import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage } from './crawl-channel.js';
+import { RUNNER_FLAG, type RunnerArgs } from './crawl-runner.js';
+
+export interface CrawlEnd {
+  status: CrawlStatus;
+  reason: string;
+}
+
+/** The runner's compiled file: beside this one in dist/, or dist/'s when this runs from source (tests). */
+export function defaultRunnerFile(): string {
+  const here = import.meta.url;
+  return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/core/api/crawl-runner.js', here) : new URL('./crawl-runner.js', here));
+}
+
+export const runnerLog = (dbPath: string): string => `${dbPath}.runner.log`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function connectTo(path: string): Promise<Socket | null> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    s.once('connect', () => {
+      s.removeAllListeners('error');
+      resolve(s);
+    });
+    s.once('error', () => resolve(null));
+  });
+}
+
+/** The last line the runner wrote before it ended, as the error it stands for. */
+function runnerFailure(dbPath: string, exitCode: number | null): CrawlError {
+  const log = existsSync(runnerLog(dbPath)) ? readFileSync(runnerLog(dbPath), 'utf8').trim().split('\n') : [];
+  const lastLine = log[log.length - 1] ?? '';
+  try {
+    const e = JSON.parse(lastLine) as { code?: string; message?: string };
+    if (typeof e.message === 'string') return new CrawlError((e.code as ErrorCode | undefined) ?? ErrorCodes.INTERNAL, e.message);
+  } catch {
+    // not the runner's error line
+  }
+  return new CrawlError(ErrorCodes.INTERNAL, `the crawl's process ended (${exitCode ?? 'killed'}) before it started${lastLine ? `: ${lastLine}` : ''}`);
+}
+
+export class CrawlProcess {
+  status: 'running' | 'pausing';
+  last: StatsEvent | null;
+  /** Resolves when the crawl's run ends (or its process dies: then paused, with the reason). */
+  readonly ended: Promise<CrawlEnd>;
+  private settle!: (e: CrawlEnd) => void;
+  private closedByUs = false;
+  private readonly listeners = { stats: new Set<(s: StatsEvent) => void>(), state: new Set<(status: 'pausing') => void>() };
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly pid: number,
+    hello: Extract<RunnerMessage, { t: 'hello' }>,
+  ) {
+    this.status = hello.status;
+    this.last = hello.last;
+    this.ended = new Promise((resolve) => (this.settle = resolve));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      if (this.closedByUs) return;
+      // The socket went without an end: the crawl's process died (the crawl file resumes).
+      this.settle({ status: 'paused', reason: `failed: the crawl's process (pid ${pid}) ended without finishing its run; resume it` });
+    });
+  }
+
+  /** Starts the crawl's process and connects to it once it runs. */
+  static async spawn(args: RunnerArgs, runnerScript = defaultRunnerFile()): Promise<CrawlProcess> {
+    if (!existsSync(runnerScript)) throw new CrawlError(ErrorCodes.INTERNAL, `the crawl runner is not built (${runnerScript}); run npm run build`);
+    const log = openSync(runnerLog(args.dbPath), 'w');
+    const child = spawn(process.execPath, [runnerScript, RUNNER_FLAG, JSON.stringify(args)], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      windowsHide: true,
+    });
+    closeSync(log);
+    let exited: number | null | undefined;
+    child.once('exit', (code) => (exited = code));
+    child.unref();
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const found = readRunnerFile(args.dbPath);
+      if (found && found.pid === child.pid) {
+        const p = await CrawlProcess.connectTo(found.socket, found.pid);
+        if (p) return p;
+      }
+      if (exited !== undefined) throw runnerFailure(args.dbPath, exited);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new CrawlError(ErrorCodes.INTERNAL, `the crawl's process did not start within a minute (see ${runnerLog(args.dbPath)})`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /**
+   * The crawl's process, if one is running for this file: a server started again finds the
+   * crawls that went on without it. A runner file left by a process that is gone is removed.
+   */
+  static async attach(dbPath: string): Promise<CrawlProcess | null> {
+    const found = readRunnerFile(dbPath);
+    if (!found) return null;
+    if (!alive(found.pid)) {
+      rmSync(runnerFile(dbPath), { force: true });
+      return null;
+    }
+    return CrawlProcess.connectTo(found.socket, found.pid);
+  }
+
+  private static async connectTo(path: string, pid: number): Promise<CrawlProcess | null> {
+    const socket = await connectTo(path);
+    if (!socket) return null;
+    // One reader for the socket's life: the hello first, then every message to the handle.
+    let route: (m: RunnerMessage) => void = () => undefined;
+    readLines<RunnerMessage>(socket, (m) => route(m));
+    const hello = await new Promise<Extract<RunnerMessage, { t: 'hello' }> | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), 10_000);
+      route = (m) => {
+        if (m?.t === 'hello') {
+          clearTimeout(timer);
+          resolve(m);
+        }
+      };
+      socket.once('close', () => resolve(null));
+    });
+    if (!hello) {
+      socket.destroy();
+      return null;
+    }
+    const p = new CrawlProcess(socket, pid, hello);
+    route = (m) => p.receive(m);
+    return p;
+  }
+
+  private receive(m: RunnerMessage): void {
+    if (m?.t === 'stats') {
+      this.last = m.data;
+      this.listeners.stats.forEach((cb) => cb(m.data));
+    } else if (m?.t === 'state') {
+      this.status = m.status;
+      this.listeners.state.forEach((cb) => cb(m.status));
+    } else if (m?.t === 'ended') {
+      this.closedByUs = true;
+      this.settle({ status: m.status, reason: m.reason });
+    }
+  }
+
+  onStats(cb: (s: StatsEvent) => void): void {
+    this.listeners.stats.add(cb);
+  }
+
+  onState(cb: (status: 'pausing') => void): void {
+    this.listeners.state.add(cb);
+  }
+
+  pause(): void {
+    sendLine(this.socket, { t: 'pause' });
+  }
+
+  stop(): void {
+    sendLine(this.socket, { t: 'stop' });
+  }
+
+  /** Lets go of the crawl without touching it (it runs on). */
+  detach(): void {
+    this.closedByUs = true;
+    this.socket.destroy();
+  }
+}
