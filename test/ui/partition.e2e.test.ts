@@ -1,34 +1,35 @@
 /**
  * The Partition view in Debian's chromium (issue 17): a real crawl of the demo web, partitioned
- * from the workbench with gpmetis and KaHyPar beside hashing. The run shows its progress, then
- * draws the four charts (every series with a point per K) and the table, whose hash rows equal
+ * from the workbench with gpmetis and Zoltan PHG (and KaHyPar, where it is installed) beside
+ * hashing. The run shows its progress, then draws the four charts (every series named by its
+ * partitioner, with a point per K) and the table, whose hash rows equal
  * `crawlbench partition-eval --assign hash` on the same file; a METIS file is written and
  * downloaded through the server's token rules; a long run is cancelled. With
  * UPDATE_SCREENSHOTS set, the finished view is the README's docs/partition-view.png (npm run
  * screenshots takes every view, this one included, from a crawl at the demo's own latency).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { crawlbench } from '../helpers/run.js';
 import { copyFixtureInto, freePort } from './e2e-kit.js';
+import { CHROMIUM, describeWith, present, refPath } from '../references.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
-const KAHYPAR = process.env.CRAWLBENCH_KAHYPAR ?? '/var/cache/crawlbench/kahypar/bin/KaHyPar';
-// Skipped only on a developer machine without chromium or the partitioners; under CI=true they must be there.
-const skip = (!existsSync(CHROMIUM) || !existsSync(KAHYPAR) || !existsSync('/usr/bin/gpmetis')) && !process.env.CI;
 
 interface ChartSeries {
   name: string;
   data: Array<[number, number]>;
 }
 
-describe.skipIf(skip)('Partition view in the browser', () => {
+describeWith(['chromium', 'metis', 'zoltan'], 'Partition view in the browser', () => {
+  // KaHyPar is optional: where it is installed its series and rows come beside Zoltan PHG's.
+  const kahypar = present('kahypar');
+  const hp = kahypar ? ['HP (Zoltan PHG)', 'HP (KaHyPar)'] : ['HP (Zoltan PHG)'];
   const tmp = mkdtempSync(join(tmpdir(), 'cb-e2e-partition-'));
   const workspace = join(tmp, 'workspace');
   let serve: ServeProcess;
@@ -38,7 +39,7 @@ describe.skipIf(skip)('Partition view in the browser', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    process.env.CRAWLBENCH_KAHYPAR = KAHYPAR; // the serve process finds KaHyPar as a user's would
+    if (kahypar) process.env.CRAWLBENCH_KAHYPAR = refPath('kahypar'); // the serve process finds KaHyPar as a user's would
     serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort())]);
     context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
       executablePath: CHROMIUM,
@@ -79,15 +80,19 @@ describe.skipIf(skip)('Partition view in the browser', () => {
     expect(await page.getByTestId('partition-progress').count()).toBe(0);
 
     const K = [2, 4, 8, 16, 32];
-    // Two levels, GP, HP and hash at each, six K.
-    expect(await page.locator('[data-testid="partition-table"] tbody tr').count()).toBe(2 * 3 * K.length);
+    // Two levels; GP (gpmetis), the HP partitioners and hash at each; five K.
+    expect(await page.locator('[data-testid="partition-table"] tbody tr').count()).toBe(2 * (2 + hp.length) * K.length);
+    expect(await page.locator('tr[data-row="page-PHG-8"] td').nth(1).innerText()).toBe('HP (Zoltan PHG)');
     const volume = await series('partition-volume');
-    expect(volume.map((s) => s.name)).toEqual(['page GP', 'page hash', 'site GP', 'site hash']);
+    expect(volume.map((s) => s.name)).toEqual(['page GP (gpmetis)', 'page hash', 'site GP (gpmetis)', 'site hash']);
     for (const s of volume) expect(s.data.map(([k]) => k)).toEqual(K);
     // Graph partitioning cuts far less than hashing URLs at the page level.
     for (let i = 0; i < K.length; i++) expect(volume[0]!.data[i]![1]).toBeLessThan(volume[1]!.data[i]![1]);
-    expect((await series('partition-messages')).map((s) => s.name)).toEqual(['page HP', 'page hash', 'site HP', 'site hash']);
-    for (const chart of ['partition-storage', 'partition-requests']) expect((await series(chart)).map((s) => s.data.length)).toEqual([5, 5, 5, 5, 5, 5]);
+    const messages = await series('partition-messages');
+    expect(messages.map((s) => s.name)).toEqual(['page', 'site'].flatMap((level) => [...hp.map((h) => `${level} ${h}`), `${level} hash`]));
+    // Hypergraph partitioning sends fewer messages than hashing URLs at the page level.
+    for (let i = 0; i < K.length; i++) expect(messages[0]!.data[i]![1]).toBeLessThan(messages[hp.length]!.data[i]![1]);
+    for (const chart of ['partition-storage', 'partition-requests']) expect((await series(chart)).map((s) => s.data.length)).toEqual(Array(2 * (2 + hp.length)).fill(5));
 
     // The table's hash row is what the command line computes for the same crawl file.
     const cli = await crawlbench(['partition-eval', '--graph', join(workspace, 'demo.db'), '--model', 'page', '--parts', '8', '--assign', 'hash', '--json']);
@@ -119,7 +124,7 @@ describe.skipIf(skip)('Partition view in the browser', () => {
   }, 120_000);
 
   it('cancels a long partitioning', async () => {
-    // KaHyPar on the page hypergraph, 20 seeds for each of eight K: far longer than the test waits.
+    // The page hypergraph, 20 seeds for each of eight K: far longer than the test waits.
     for (const m of ['page', 'site', 'site-hypergraph']) await page.locator(`input[data-model="${m}"]`).uncheck();
     for (const k of [64, 128, 256]) await page.locator(`input[data-k="${k}"]`).check();
     await page.getByTestId('partition-runs').fill('20');
