@@ -6,22 +6,30 @@
 import { app, BrowserWindow, dialog, ipcMain, session, utilityProcess, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CrawlbenchApi } from '../core/api/contract.js';
 import { serveIpc, type IpcMainLike, type IpcSenderLike } from '../core/api/ipc.js';
-import { createApiClient, messageLink } from '../core/api/rpc-client.js';
+import { superviseEngine, type SupervisedEngine } from '../core/api/engine-supervisor.js';
 import { isRpcMessage, type RpcMessage } from '../core/api/rpc.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER = join(here, '..', 'renderer', 'index.html');
 
-function startEngine(): { api: CrawlbenchApi; kill(): void } {
-  const child = utilityProcess.fork(join(here, 'engine-host.cjs'), [join(app.getPath('userData'), 'crawls')], { serviceName: 'crawlbench engine' });
-  const link = messageLink((msg) => child.postMessage(msg));
-  child.on('message', (msg: unknown) => {
-    if (isRpcMessage(msg)) link.receive(msg);
-  });
-  child.on('exit', (code) => link.fail(Object.assign(new Error(`the engine process exited (${code})`), { code: 'CRAWL_INTERNAL' })));
-  return { api: createApiClient(link), kill: () => child.kill() };
+/**
+ * The engine in a utility process, started again if it crashes (core/api/engine-supervisor.ts);
+ * the crawls run in processes of their own and carry on meanwhile.
+ */
+function startEngine(): SupervisedEngine {
+  return superviseEngine(
+    () => {
+      const child = utilityProcess.fork(join(here, 'engine-host.cjs'), [join(app.getPath('userData'), 'crawls')], { serviceName: 'crawlbench engine' });
+      return {
+        send: (msg) => child.postMessage(msg),
+        onMessage: (cb) => child.on('message', cb),
+        onExit: (cb) => child.on('exit', cb),
+        kill: () => void child.kill(),
+      };
+    },
+    { onRestart: (n, code) => console.error(`crawlbench: the engine's process ended (${code}); started again (${n})`) },
+  );
 }
 
 /** ipcMain, narrowed to the one window we trust: calls from any other frame are ignored. */
@@ -104,7 +112,7 @@ async function main(): Promise<void> {
   await win.loadFile(RENDERER);
   app.on('window-all-closed', () => {
     served.close();
-    engine.kill();
+    engine.close();
     app.quit();
   });
 }
