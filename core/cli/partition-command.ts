@@ -11,7 +11,7 @@ const ZOLTAN_PACKAGES = 'apt-get install gcc libtrilinos-zoltan-dev libopenmpi-d
 
 const USAGE = `crawlbench partition --graph SOURCE --model M [--model M ...] --parts 2,4,...,256 [options]
 
-Partitions a crawl's link graph among K processors as the thesis does (design.md section 6)
+Partitions a crawl's link graph among K processors as the thesis does (docs/design.md section 6)
 and prints its tables: gpmetis on the page and site graphs (GP (gpmetis): -ptype=kway, 5%
 imbalance on both weights, objective the edge cut = communication volume), Zoltan's PHG on the
 page and site hypergraphs (HP (Zoltan PHG): connectivity-1 = messages, 5% imbalance, one vertex

@@ -1,5 +1,5 @@
 /**
- * `partition`: the thesis's experiment (design.md section 6) on any crawl or dataset. For each
+ * `partition`: the thesis's experiment (docs/design.md section 6) on any crawl or dataset. For each
  * model and K: gpmetis on the graph models (GP), Zoltan's PHG and, where it is installed,
  * KaHyPar on the hypergraph models (HP, a row each, named by their partitioner), each run with
  * several seeds and scored by evaluate.ts (mean and best run), and the hash baseline beside

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { CrawlbenchApi, PartitionProgressEvent, CrawlStateEvent, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { handWeb } from '../../core/testweb/hand-web.js';
+import { itWith } from '../references.js';
 
 export const XSS_TITLE = '<img src=x onerror=alert(1)>';
 
@@ -122,7 +123,7 @@ export function contractSuite(transport: string, makeHarness: () => Promise<Harn
       expect(ev.curve[ev.curve.length - 1]!.cumulativePageRank).toBeCloseTo(1, 6);
     });
 
-    it('partitions a finished crawl with progress events, and writes its graph files for download', async () => {
+    itWith(['metis'], 'partitions a finished crawl with progress events, and writes its graph files for download', async () => {
       const progress: PartitionProgressEvent[] = [];
       const off = h.api.onPartitionProgress!((e) => progress.push(e));
       const report = await h.api.partitionCrawl('one', { jobId: 'pj', models: ['page', 'site'], parts: [2], runs: 1 });
