@@ -12,8 +12,10 @@
  * - host names and suffixes come out as the WHATWG URL parser spells them (lower case,
  *   punycode for IDN: `www.ñandú.cl` -> `www.xn--and-6ma2c.cl`, trailing dot dropped);
  *   URLs as canonicalize() spells them.
- * - control and other invisible characters make their line a problem; a text with NUL
- *   bytes (or U+FFFD, binary decoded as UTF-8) is binary, and none of it is read as seeds.
+ * - control and other invisible characters make their line a problem; a line with NUL bytes,
+ *   U+FFFD (bytes that were not UTF-8) or several control characters holds binary data and is
+ *   marked so, alone: the good lines around it are read. A text whose lines are mostly binary is
+ *   a binary file, and none of it is read as seeds.
  *
  * Every problem carries its line number; the list is capped (MAX_PROBLEMS) and
  * `problemCount` gives the total.
@@ -40,13 +42,16 @@ type Entry = { kind: 'urls' | 'hosts' | 'suffixes'; value: string };
 
 export function parseSeeds(text: string): ParsedSeeds {
   const out: Required<ParsedSeeds> = { urls: [], hosts: [], suffixes: [], problems: [], problemCount: 0 };
-  const binary = isBinary(text);
   const seen = new Set<string>();
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.replace(/#.*$/, '').trim();
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/).map((raw) => raw.replace(/#.*$/, '').trim());
+  const binary = lines.map((line) => line !== '' && isBinary(line));
+  // Mostly binary lines: a binary file, whose short runs of letters and dots between them must
+  // not become hosts (`é.ñ` is a valid IDN): none of it is read. Otherwise each line stands alone.
+  const binaryLines = binary.filter(Boolean).length;
+  const binaryFile = binaryLines * 2 > lines.filter((l) => l !== '').length;
+  lines.forEach((line, i) => {
     if (line === '') return;
-    const read = binary ? binaryProblem(line) : readLine(line);
+    const read = binary[i] ? BINARY : binaryFile ? IN_BINARY_FILE : readLine(line);
     if (typeof read === 'string') {
       out.problemCount++;
       if (out.problems.length < MAX_PROBLEMS) {
@@ -66,19 +71,17 @@ export function parseSeeds(text: string): ParsedSeeds {
 }
 
 /**
- * NUL bytes, U+FFFD (bytes that were not UTF-8) or many control characters: a binary
- * file, whose short runs of letters and dots must not become hosts (`é.ñ` is a valid IDN).
- * A stray control character in a text only spoils its own line.
+ * A line holding binary data: NUL bytes, U+FFFD (bytes that were not UTF-8) or several control
+ * characters. A stray control character in a line of text gets its own message (controlProblem).
  */
-function isBinary(text: string): boolean {
-  if (/[\u0000\uFFFD]/.test(text)) return true;
-  const controls = text.match(/[\u0001-\u0008\u000E-\u001F\u007F-\u009F]/g)?.length ?? 0;
-  return controls >= 8 && controls > text.length / 100;
+function isBinary(line: string): boolean {
+  if (/[\u0000\uFFFD]/.test(line)) return true;
+  const controls = line.match(/[\u0001-\u0008\u000E-\u001F\u007F-\u009F]/g)?.length ?? 0;
+  return controls >= 2;
 }
 
-function binaryProblem(line: string): string {
-  return controlProblem(line) ?? 'the text contains binary data (NUL bytes or control characters): none of it is read as seeds';
-}
+const BINARY = 'this line holds binary data (NUL bytes, control characters or bytes that are not text): none of it is read as seeds';
+const IN_BINARY_FILE = 'most lines of this text hold binary data (is it a binary file?): none of it is read as seeds';
 
 function controlProblem(line: string): string | null {
   const m = CONTROL.exec(line);

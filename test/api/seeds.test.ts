@@ -65,6 +65,20 @@ describe('parseSeeds: seeds are what they look like', () => {
     expect(p.problems.map((x) => x.line)).toEqual([1, 2]);
   });
 
+  it('marks a line holding binary data alone: the good lines around it are read (issue 23)', () => {
+    const p = parseSeeds(['www.uchile.cl', 'http://www.emol.cl/', `\u0000\u0001\u0002PK\u0003\u0004\u0005\u0006\u0007\u0008\u000E\u000F`, '.cl', 'www.ñandú.cl'].join('\n'));
+    expect(p.problems.map((x) => x.line)).toEqual([3]);
+    expect(p.problems[0]!.problem).toMatch(/binary data/);
+    expect(p.problems[0]!.problem).not.toMatch(/the text contains/);
+    expect(p.hosts).toEqual(['www.uchile.cl', new URL('http://www.ñandú.cl').hostname]);
+    expect(p.urls).toEqual(['http://www.emol.cl/']);
+    expect(p.suffixes).toEqual(['.cl']);
+    // Bytes that were not UTF-8 (U+FFFD) spoil their own line only, as well.
+    const q = parseSeeds('www.uchile.cl\n\uFFFD\uFFFDx.cl\nwww.emol.cl');
+    expect(q.problems.map((x) => x.line)).toEqual([2]);
+    expect(q.hosts).toEqual(['www.uchile.cl', 'www.emol.cl']);
+  });
+
   it('still understands URLs, host names, localhost and IPs with ports, and domain suffixes', () => {
     const p = parseSeeds('http://www.uchile.cl/a\nwww.uchile.cl\nlocalhost:8080\n.cl\nuchile.cl\n127.0.0.1:3000\n');
     expect(p.problems).toEqual([]);
