@@ -32,3 +32,8 @@ export function endReasonText(c: CrawlInfo): string {
       return 'interrupted: the program ended while it ran; resume to go on from its file';
   }
 }
+
+/** The one word for running a crawl again: "Start" for one never started, "Resume" for one that ran. */
+export function startWord(status: CrawlInfo['status']): 'Start' | 'Resume' {
+  return status === 'created' ? 'Start' : 'Resume';
+}
