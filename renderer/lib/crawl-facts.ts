@@ -39,6 +39,25 @@ export function formatDuration(seconds: number | null | undefined): string {
 
 const list = (xs: string[], max = 5) => (xs.length === 0 ? 'none' : xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${formatNumber(xs.length - max)} more`);
 
+/** The seeds' host names, each once, in seed order. */
+function seedHosts(seeds: string[]): string[] {
+  const hosts = seeds.flatMap((u) => {
+    try {
+      return [new URL(u).hostname];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set(hosts)];
+}
+
+/** Where the crawl may go: its suffixes and hosts, or, with neither (a crawl seeded by URLs), its seeds' hosts. */
+function scopeText(s: CrawlSettingsDto): string {
+  const named = [...s.scope.suffixes, ...s.scope.hosts];
+  const where = named.length > 0 ? list(named) : `the seeds' hosts: ${list(seedHosts(s.seeds))}`;
+  return where + (s.scope.excludes.length ? `; excluding ${list(s.scope.excludes)}` : '');
+}
+
 /** The settings a crawl was made with, in the order New crawl asks for them. */
 export function settingFacts(s: CrawlSettingsDto): Fact[] {
   const params = Object.entries(s.policyParams);
@@ -47,7 +66,7 @@ export function settingFacts(s: CrawlSettingsDto): Fact[] {
     demo
       ? { key: 'source', label: 'What was crawled', value: `demo web${demo.revision === 2 ? ', revision 2 (months later)' : ''}: ${formatNumber(demo.sites)} sites, ${formatNumber(demo.pages)} pages`, title: 'The generated test web served on this machine' }
       : { key: 'seeds', label: 'Seeds', value: list(s.seeds), title: `${formatNumber(s.seeds.length)} seed URLs: where the crawl started` },
-    { key: 'scope', label: 'Scope', value: list([...s.scope.suffixes, ...s.scope.hosts]) + (s.scope.excludes.length ? `; excluding ${list(s.scope.excludes)}` : ''), title: 'Domain suffixes and hosts whose pages may be fetched' },
+    { key: 'scope', label: 'Scope', value: scopeText(s), title: 'Domain suffixes and hosts whose pages may be fetched' },
     { key: 'policy', label: 'Ordering policy', value: s.policy, title: 'The order in which pages and sites were fetched' },
     { key: 'params', label: 'Policy parameters', value: params.length ? params.map(([k, v]) => `${k} = ${String(v)}`).join(', ') : 'defaults', title: "The policy's own parameters" },
     { key: 'history', label: 'History crawl', value: s.historyCrawl ?? 'none', title: 'The earlier crawl whose PageRank guided this one' },

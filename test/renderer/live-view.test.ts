@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 /**
  * Live and Crawls as a new user found them (issue 23), in the real App over the in-memory API:
- * one word for starting a crawl never started, in both views.
+ * one word for starting a crawl never started, in both views; the scope of a crawl seeded by
+ * URLs shown as what it is, its seeds' hosts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provideApi } from '../../renderer/api/instance.js';
@@ -27,5 +28,16 @@ describe('Live and Crawls', () => {
     expect(fresh.w.find('[data-testid="resume"]').text()).toBe('Start');
     const held = await openAt('/crawls/held/live');
     expect(held.w.find('[data-testid="resume"]').text()).toBe('Resume');
+  });
+
+  it("shows the scope of a crawl seeded by URLs as its seeds' hosts, not as none", async () => {
+    await fake.api.createCrawl({ name: 'seeded', seedText: 'https://www.uchile.cl/\nhttps://www.emol.cl/noticias\nhttps://www.uchile.cl/b' });
+    const { w } = await openAt('/crawls/seeded/live');
+    const scope = w.find('[data-fact="scope"] dd').text();
+    expect(scope).toBe("the seeds' hosts: www.uchile.cl, www.emol.cl");
+    // A crawl with suffixes names them (and the seeds' hosts the engine put beside them).
+    await fake.api.createCrawl({ name: 'suffixed', seedText: 'https://www.uchile.cl/\n.cl' });
+    const suffixed = await openAt('/crawls/suffixed/live');
+    expect(suffixed.w.find('[data-fact="scope"] dd').text()).toBe('.cl, www.uchile.cl');
   });
 });
