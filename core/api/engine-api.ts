@@ -181,6 +181,7 @@ export class EngineApi implements C.CrawlbenchApi {
   async createCrawl(raw: C.CreateCrawlRequest): Promise<C.CrawlInfo> {
     const req = parseCreateRequest(raw);
     const id = req.name?.trim() || `crawl-${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}`;
+    if (!ID.test(id) || id.includes('..')) throw badField('name', 'may hold only letters, digits, dots, dashes and underscores, starting with a letter or digit (it names the crawl’s file)');
     const path = this.path(id);
     if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`, { field: 'name' });
     const input: CrawlSettingsInput = { seeds: [], ...this.settingsFrom(req) };

@@ -88,6 +88,31 @@ describe('New crawl: every number checked, named, bounded', async () => {
     expect(crawlFiles()).toEqual([]);
   });
 
+  it('refuses every other bad field in words, naming it, never in the validator’s own words (issue 23)', async () => {
+    const cases: Array<[Partial<CreateCrawlRequest>, string, RegExp]> = [
+      [{ name: 'x'.repeat(300) }, 'name', /^name: must be at most 100 characters \(this one has 300\)$/],
+      [{ name: 'a b/c' }, 'name', /^name: .*letters, digits/],
+      [{ name: 5 as unknown as string }, 'name', /^name: must be text$/],
+      [{ userAgent: 'u'.repeat(2000) }, 'userAgent', /^userAgent: must be at most 1,000 characters/],
+      [{ policy: 7 as unknown as string }, 'policy', /^policy: must be text$/],
+      [{ historyCrawl: 'h'.repeat(101) }, 'historyCrawl', /^historyCrawl: must be at most 100 characters/],
+      [{ demoWeb: { pages: 0 } }, 'demoWeb.pages', /^demoWeb\.pages: must be at least 1$/],
+      [{ demoWeb: 'yes' as unknown as boolean }, 'demoWeb', /^demoWeb: /],
+      [{ storeContent: 'yes' as unknown as boolean }, 'storeContent', /^storeContent: must be true or false$/],
+      [{ resolve: [{ pattern: '', address: '127.0.0.1' }] }, 'resolve.0.pattern', /^resolve\.0\.pattern: must not be empty$/],
+    ];
+    for (const [extra, field, words] of cases) {
+      const err = await api.createCrawl(local({ name: 'words', ...extra })).then(
+        () => null,
+        (e: { field?: string; message: string; code: string }) => e,
+      );
+      expect(err, JSON.stringify(extra).slice(0, 80)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field });
+      expect(err!.message).toMatch(words);
+      expect(err!.message).not.toMatch(/expected|Too big|Too small|Invalid|<=|>=/);
+    }
+    expect(crawlFiles()).toEqual([]);
+  });
+
   it('refuses w below 1 s for hosts outside this machine unless confirmed, before writing anything', async () => {
     const outside = { name: 'outside', seedText: 'http://10.255.255.1/', w: 50 };
     await expect(api.createCrawl(outside)).rejects.toMatchObject({ code: 'CRAWL_SHORT_W_UNCONFIRMED', field: 'w', message: /10\.255\.255\.1/ });

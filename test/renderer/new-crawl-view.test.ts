@@ -1,0 +1,53 @@
+// @vitest-environment happy-dom
+/**
+ * New crawl's refusals (issue 23): whatever the engine refuses is said in the form's words,
+ * naming the field it is about, at that field and beside Create, never in the validator's own
+ * words ("Too big: expected string to have <=100 characters").
+ */
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { provideApi } from '../../renderer/api/instance.js';
+import { crawlInfo, fakeApi } from './fake-api.js';
+import { openAt, unmountWorkbench } from './mount-workbench.js';
+
+let fake: ReturnType<typeof fakeApi>;
+
+beforeEach(() => {
+  fake = fakeApi();
+  provideApi(fake.api);
+});
+afterEach(unmountWorkbench);
+
+async function create(w: VueWrapper) {
+  await w.find('form.new-crawl').trigger('submit');
+  await flushPromises();
+}
+
+const VALIDATOR = /Too big|Too small|expected|Invalid input|<=|>=/;
+
+describe('New crawl refusals', () => {
+  it('says a 300-character name is too long in the form’s words, naming the field', async () => {
+    const { w } = await openAt('/new');
+    await w.find('[data-testid="name"]').setValue('n'.repeat(300));
+    await create(w);
+    const atField = w.find('[data-testid="name"] ~ .field-error').text();
+    expect(atField).toBe('Name: must be at most 100 characters (this one has 300)');
+    const note = w.find('[data-testid="create-error"]').text();
+    expect(note).toMatch(/^Name: must be at most 100 characters/);
+    expect(`${atField} ${note}`).not.toMatch(VALIDATOR);
+    expect(fake.crawls.size).toBe(0);
+  });
+
+  it('names the field of every refusal the engine sends back, by the form’s label', async () => {
+    fake.crawls.set('taken', crawlInfo('taken'));
+    const { w } = await openAt('/new');
+    await w.find('[data-testid="name"]').setValue('taken');
+    await create(w);
+    expect(w.find('[data-testid="name"] ~ .field-error').text()).toBe('Name: a crawl named "taken" already exists');
+    // A refusal about a field the form shows no box for is still said with that field's name.
+    fake.api.createCrawl = () => Promise.reject(Object.assign(new Error('userAgent: must be at most 1,000 characters (this one has 2,000)'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'userAgent' }));
+    await w.find('[data-testid="name"]').setValue('fresh');
+    await create(w);
+    expect(w.find('[data-testid="create-error"]').text()).toMatch(/^User agent: must be at most 1,000 characters/);
+  });
+});
