@@ -19,6 +19,6 @@ const workspace = process.argv[2] ?? 'crawls';
 hostEngine({ onMessage: (cb) => port.on('message', (e) => cb(e.data)), post: (msg: RpcMessage) => port.postMessage(msg) }, workspace, {
   exportAnywhere: true,
   simulationWorker: join(__dirname, 'simulation-worker.cjs'),
-  analysisWorker: join(__dirname, 'analysis-worker.cjs'),
+  jobWorker: join(__dirname, 'job-worker.cjs'),
   crawlRunner: join(__dirname, 'crawl-runner.cjs'),
 });

@@ -9,10 +9,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
-import { compareCrawls } from '../compare/compare.js';
 import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
 import { AnalysisJobs } from './analysis-jobs.js';
 import { CrawlProcess, runnerLog } from './crawl-process.js';
+import type { StepProgress } from './heavy-jobs.js';
+import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
 import { ExportJobs } from './export-jobs.js';
 import type * as C from './contract.js';
@@ -53,8 +54,8 @@ export interface EngineApiOptions {
   simulationThrottleMs?: number;
   /** simulate: the worker's compiled file (Electron's bundle has its own). */
   simulationWorker?: string;
-  /** results: the analysis worker's compiled file (Electron's bundle passes its own). */
-  analysisWorker?: string;
+  /** The heavy jobs' worker (PageRank, evaluation, compare, export, graph export, partition): its compiled file (Electron's bundle passes its own). */
+  jobWorker?: string;
   /** The crawl runner's compiled file, run as its own process per crawl (Electron's bundle passes its own). */
   crawlRunner?: string;
 }
@@ -65,7 +66,9 @@ export class EngineApi implements C.CrawlbenchApi {
   readonly dir: string;
   private readonly live = new Map<string, LiveCrawl>();
   /** Comparisons under way, by job id, to cancel them. */
-  private readonly compares = new Map<string, AbortController>();
+  private readonly compares = new Map<string, RunningJob<unknown>>();
+  /** Comparisons' worker threads. */
+  private readonly threads: WorkerJobs;
   private readonly events = new EventEmitter();
   private readonly demos: DemoWebs;
   private readonly graphs: GraphJobs;
@@ -85,10 +88,10 @@ export class EngineApi implements C.CrawlbenchApi {
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.events.setMaxListeners(100);
     // Graph files go beside the exports, where browser mode offers them for download.
-    this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e));
-    this.exports = new ExportJobs(join(this.dir, 'exports'), { allowOut: opts.exportAnywhere, throttleMs: opts.exportThrottleMs });
+    this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e), opts.jobWorker);
+    this.exports = new ExportJobs(join(this.dir, 'exports'), { allowOut: opts.exportAnywhere, throttleMs: opts.exportThrottleMs, workerFile: opts.jobWorker });
     this.exports.events.on('exportProgress', (e) => this.events.emit('exportProgress', e));
-    this.analyses = new AnalysisJobs({ workerFile: opts.analysisWorker, emit: (e) => this.events.emit('analysisProgress', e) });
+    this.analyses = new AnalysisJobs({ workerFile: opts.jobWorker, emit: (e) => this.events.emit('analysisProgress', e) });
     this.simulations = new SimulationJobs({
       dir: join(this.dir, 'simulations'),
       datasetsDir: resolve(opts.datasetsDir ?? join(this.dir, 'datasets')),
@@ -98,6 +101,7 @@ export class EngineApi implements C.CrawlbenchApi {
       throttleMs: opts.simulationThrottleMs,
     });
     this.simulations.events.on('simulationProgress', (e) => this.events.emit('simulationProgress', e));
+    this.threads = new WorkerJobs(opts.jobWorker);
     this.ready = this.reattach();
   }
 
@@ -471,10 +475,7 @@ export class EngineApi implements C.CrawlbenchApi {
     return this.listen('crawlState', cb);
   }
 
-  /**
-   * Compares two crawls of the workspace in this process: the comparison pauses every few
-   * thousand rows, so the server keeps answering (progress events, other calls) meanwhile.
-   */
+  /** Compares two crawls of the workspace in a worker thread, so the server keeps answering meanwhile. */
   async compareCrawls(a: string, b: string, opts: C.CompareRequest = {}): Promise<C.CompareReport> {
     const o = opts ?? {};
     const jobId = typeof o.jobId === 'string' && o.jobId ? o.jobId : `compare-${Date.now()}`;
@@ -482,22 +483,21 @@ export class EngineApi implements C.CrawlbenchApi {
     const top = o.top === undefined ? 20 : Number(o.top);
     if (!Number.isInteger(top) || top < 1 || top > 10_000) throw badField('top', 'must be a whole number from 1 to 10,000');
     const [pathA, pathB] = [this.existing(a), this.existing(b)];
-    const abort = new AbortController();
-    this.compares.set(jobId, abort);
+    const host = typeof o.host === 'string' && o.host.trim() ? o.host.trim() : null;
+    const thread = this.threads.start({ what: 'compare', pathA, pathB, opts: { top, host } }, (p) => {
+      const { step, fraction } = p as StepProgress;
+      this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent);
+    });
+    this.compares.set(jobId, thread);
     try {
-      return await compareCrawls(pathA, pathB, {
-        top,
-        host: typeof o.host === 'string' && o.host.trim() ? o.host.trim() : null,
-        signal: abort.signal,
-        progress: (step, fraction) => this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent),
-      });
+      return await thread.result;
     } finally {
       this.compares.delete(jobId);
     }
   }
 
   async cancelCompare(jobId: string): Promise<void> {
-    this.compares.get(String(jobId))?.abort();
+    this.compares.get(String(jobId))?.cancel();
   }
 
   onCompareProgress(cb: (e: C.CompareProgressEvent) => void): C.Unsubscribe {
@@ -547,7 +547,8 @@ export class EngineApi implements C.CrawlbenchApi {
    */
   async close(): Promise<void> {
     await this.ready;
-    this.graphs.close();
+    await this.graphs.close();
+    await this.threads.close();
     await this.analyses.close();
     await this.simulations.close();
     await this.exports.close();

@@ -1,6 +1,6 @@
 /**
- * The exports of a workspace: each runs in this process (the export yields to the event loop
- * every few dozen records, so crawls and the UI's calls go on meanwhile), reports progress as
+ * The exports of a workspace: each runs in a worker thread of its own (worker-jobs.ts), so the
+ * engine's thread answers the UI's calls meanwhile, reports progress as
  * events at most five times a second, can be cancelled, and leaves a manifest beside its
  * files so that a later session lists it too. Browser mode writes under WORKSPACE/exports/ID/
  * (served for download by browser-server.ts); Electron writes where its save dialog said.
@@ -11,9 +11,10 @@ import { basename, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { parseExportOptions, type ExportOptions } from '../export/options.js';
-import { runExport } from '../export/run-export.js';
+import type { ExportProgressInfo } from '../export/run-export.js';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportJobDto, type ExportRequest } from './contract.js';
 import { toWireError } from './rpc.js';
+import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
 /** The contract's lists are the engine's (a compile-time check that they agree). */
 const SAME_FORMATS: readonly ExportOptions['format'][] = EXPORT_FORMATS;
@@ -29,17 +30,20 @@ export interface ExportJobsOptions {
   allowOut?: boolean;
   /** Slow every export down (ms after each chunk): lets tests and demonstrations watch progress and cancel. */
   throttleMs?: number;
+  /** The job worker's compiled file (Electron's bundle passes its own). */
+  workerFile?: string;
 }
 
 interface Job {
   dto: ExportJobDto;
-  cancel: boolean;
+  thread: RunningJob<unknown> | null;
   started: number;
 }
 
 export class ExportJobs {
   private readonly jobs = new Map<string, Job>();
   readonly events = new EventEmitter();
+  private readonly threads: WorkerJobs;
 
   constructor(
     /** WORKSPACE/exports: one folder per export. */
@@ -47,6 +51,7 @@ export class ExportJobs {
     private readonly opts: ExportJobsOptions = {},
   ) {
     this.events.setMaxListeners(100);
+    this.threads = new WorkerJobs(opts.workerFile);
   }
 
   start(crawlId: string, dbPath: string, raw: ExportRequest): { exportId: string } {
@@ -67,7 +72,7 @@ export class ExportJobs {
       unit: options.format === 'warc' ? 'pages' : options.what, bytesWritten: 0, etaSeconds: null,
       startedAt: new Date().toISOString(), endedAt: null, files: [], warnings: [], error: null,
     };
-    const job: Job = { dto, cancel: false, started: performance.now() };
+    const job: Job = { dto, thread: null, started: performance.now() };
     this.jobs.set(exportId, job);
     void this.run(job, dbPath, options, folder);
     return { exportId };
@@ -77,7 +82,7 @@ export class ExportJobs {
     const job = this.jobs.get(String(exportId));
     if (!job) return Promise.reject(new CrawlError(ErrorCodes.BAD_OPTION, `no export "${String(exportId)}" under way`, { field: 'exportId' }));
     if (job.dto.state !== 'running') return Promise.resolve(job.dto);
-    job.cancel = true;
+    job.thread?.cancel();
     return new Promise((resolve) => {
       const done = (e: ExportJobDto) => {
         if (e.exportId !== job.dto.exportId || e.state === 'running') return;
@@ -116,13 +121,13 @@ export class ExportJobs {
     const dto = job.dto;
     const emit = () => this.events.emit('exportProgress', { ...dto, files: [...dto.files], warnings: [...dto.warnings] });
     try {
-      const summary = await runExport(dbPath, options, {
-        cancelled: () => job.cancel,
-        onProgress: (p) => {
-          Object.assign(dto, { done: p.done, total: p.total, bytesWritten: p.bytesWritten, etaSeconds: eta(job, p.done, p.total) });
-          emit();
-        },
+      const thread = this.threads.start({ what: 'export', dbPath, options: { ...options } }, (progress) => {
+        const p = progress as ExportProgressInfo;
+        Object.assign(dto, { done: p.done, total: p.total, bytesWritten: p.bytesWritten, etaSeconds: eta(job, p.done, p.total) });
+        emit();
       });
+      job.thread = thread;
+      const summary = await thread.result;
       Object.assign(dto, {
         state: 'finished', done: dto.total, etaSeconds: 0, endedAt: new Date().toISOString(), warnings: summary.warnings,
         files: summary.files.map((f) => ({ name: basename(f.path), bytes: f.bytes, path: f.path, href: this.href(f.path) })),

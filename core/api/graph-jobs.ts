@@ -1,6 +1,7 @@
 /**
- * The workbench's partitionings and graph exports of the workspace's crawls (issue 17): a
- * partitioning runs in this process with the partitioners as child processes, reports each
+ * The workbench's partitionings and graph exports of the workspace's crawls (issue 17): each
+ * runs in a worker thread (worker-jobs.ts; a partitioning's partitioners as child processes of
+ * that thread), so the engine's thread answers calls meanwhile; a partitioning reports each
  * finished run as a partitionProgress event, and is cancelled by its job id (the running
  * partitioner is killed). Graph files go to WORKSPACE/exports/graph-CRAWL/, the folder the
  * browser server offers for download (/exports/...), written over by a later export of the same
@@ -9,11 +10,10 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { CrawlError, badField } from '../errors.js';
-import { exportGraph, idMapPath } from '../graph/export-graph.js';
-import { loadLinkGraph, type LinkGraph } from '../graph/link-graph.js';
-import { checkPartitionRequest, partition } from '../graph/partition.js';
-import { FORMATS, MODELS, type GraphFormat, type GraphModel, type PartitionReport } from '../graph/report.js';
+import { idMapPath } from '../graph/export-graph.js';
+import { FORMATS, MODELS, type GraphFormat, type GraphModel, type PartitionProgress, type PartitionReport } from '../graph/report.js';
 import type { GraphExportDto, GraphExportRequest, PartitionProgressEvent, PartitionRequest } from './contract.js';
+import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
 /** File name endings of each format. */
 const EXTENSION: Record<GraphFormat, string> = { metis: 'graph', hmetis: 'hgr', patoh: 'patoh', edgelist: 'tsv', graphml: 'graphml' };
@@ -21,41 +21,40 @@ const MAX_RUNS = 20;
 const MAX_PARTS = 4096;
 
 export class GraphJobs {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, RunningJob<unknown>>();
   private jobs = 0;
+  private readonly threads: WorkerJobs;
 
   constructor(
     /** WORKSPACE/exports. */
     private readonly exportsDir: string,
     private readonly emit: (e: PartitionProgressEvent) => void,
-  ) {}
+    workerFile?: string,
+  ) {
+    this.threads = new WorkerJobs(workerFile);
+  }
 
   async partition(crawlId: string, dbPath: string, raw: PartitionRequest): Promise<PartitionReport> {
     const req = parsePartitionRequest(raw);
     const jobId = req.jobId ?? `partition-${++this.jobs}`;
     if (this.running.has(jobId)) throw badField('jobId', `a partitioning with job id ${jobId} is already running`);
-    const controller = new AbortController();
-    this.running.set(jobId, controller);
-    let g: LinkGraph | null = null;
+    const thread = this.threads.start({ what: 'partition', dbPath, models: req.models, parts: req.parts, runs: req.runs }, (p) =>
+      this.emit({ jobId, crawlId, ...(p as PartitionProgress) }),
+    );
+    this.running.set(jobId, thread);
     try {
-      g = loadLinkGraph(dbPath);
-      try {
-        checkPartitionRequest(g, req.models, req.parts);
-      } catch (err) {
-        // The same refusal, at the form's field.
-        if (err instanceof CrawlError && err.message.startsWith('--parts:')) throw badField('parts', err.message.slice(9));
-        throw err;
-      }
-      const graph = g;
-      return await partition(graph, { models: req.models, parts: req.parts, runs: req.runs, signal: controller.signal, onProgress: (p) => this.emit({ jobId, crawlId, ...p }) });
+      return await thread.result;
+    } catch (err) {
+      // The same refusal, at the form's field.
+      if (err instanceof CrawlError && err.message.startsWith('--parts:')) throw badField('parts', err.message.slice(9));
+      throw err;
     } finally {
-      g?.close();
       this.running.delete(jobId);
     }
   }
 
   async cancel(jobId: string): Promise<void> {
-    this.running.get(String(jobId))?.abort();
+    this.running.get(String(jobId))?.cancel();
   }
 
   async exportGraph(crawlId: string, dbPath: string, raw: GraphExportRequest): Promise<GraphExportDto> {
@@ -64,19 +63,14 @@ export class GraphJobs {
     const folder = join(this.exportsDir, `graph-${crawlId}`);
     mkdirSync(folder, { recursive: true });
     const out = join(folder, `${model}.${EXTENSION[format]}`);
-    const g = loadLinkGraph(dbPath);
-    try {
-      const r = exportGraph(g, { model, format, out, force: true });
-      const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
-      return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
-    } finally {
-      g.close();
-    }
+    const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
+    const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
+    return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
   }
 
-  /** Cancels every partitioning under way. */
-  close(): void {
-    for (const c of this.running.values()) c.abort();
+  /** Cancels every partitioning and graph export under way and waits for their threads. */
+  close(): Promise<void> {
+    return this.threads.close();
   }
 
   /** The download address under the exports folder (browser-server.ts serves /exports/...). */

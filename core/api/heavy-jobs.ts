@@ -1,9 +1,19 @@
 /**
- * PageRank and the evaluation, statically imported (so that every bundle, e.g. Electron's
- * engine host, includes them; a string import would be invisible to tsc, the layer test and
- * esbuild) and typed end to end: the engine's result types must fit the contract's DTOs, which
- * the compiler checks here.
+ * The engine's heavy work on a crawl file, statically imported (so that every bundle, e.g.
+ * Electron's engine host, includes it; a string import would be invisible to tsc, the layer
+ * test and esbuild) and typed end to end: PageRank and the evaluation (Results), comparing two
+ * crawls, exports, graph exports and partitionings. Each runs in a worker thread of its own
+ * (job-worker.ts, started by worker-jobs.ts), never on the thread that answers the workbench's
+ * calls; a job is plain data, and its progress goes out as plain data too.
  */
+import { compareCrawls, type CompareOptions } from '../compare/compare.js';
+import type { CompareReport } from '../compare/report.js';
+import type { ExportOptions } from '../export/options.js';
+import { runExport, type ExportProgressInfo, type ExportSummary } from '../export/run-export.js';
+import { exportGraph, type ExportRequest as GraphFileRequest, type ExportResult as GraphFileResult } from '../graph/export-graph.js';
+import { loadLinkGraph } from '../graph/link-graph.js';
+import { partition } from '../graph/partition.js';
+import type { GraphModel, PartitionProgress, PartitionReport } from '../graph/report.js';
 import { evaluateCrawl, type EvaluateOptions } from '../ranking/evaluate.js';
 import { rankCrawl } from '../ranking/rank-crawl.js';
 import { openDatabase } from '../store/database.js';
@@ -25,14 +35,81 @@ export async function runEvaluationOn(dbPath: string, opts: EvaluateOptions): Pr
   return result;
 }
 
-/** One analysis as a worker thread takes it: plain data only. */
+/** One analysis (Results) as a worker thread takes it. */
 export type AnalysisJob =
   | { what: 'pagerank'; dbPath: string }
   | { what: 'evaluation'; dbPath: string; opts: Omit<EvaluateOptions, 'progress'> };
 
-export type AnalysisProgress = (step: string, fraction: number) => void;
+/** Every heavy job, as a worker thread takes it: plain data only. */
+export type HeavyJob =
+  | AnalysisJob
+  | { what: 'compare'; pathA: string; pathB: string; opts: Pick<CompareOptions, 'top' | 'host'> }
+  | { what: 'export'; dbPath: string; options: ExportOptions }
+  | { what: 'partition'; dbPath: string; models: GraphModel[]; parts: number[]; runs: number }
+  | { what: 'graph-export'; dbPath: string; request: GraphFileRequest };
 
-/** Runs an analysis here (in a worker thread, or in the engine's thread when none is built). */
-export function runAnalysis(job: AnalysisJob, progress: AnalysisProgress): Promise<PageRankResultDto | EvaluationDto> {
-  return job.what === 'pagerank' ? runPageRankOn(job.dbPath, progress) : runEvaluationOn(job.dbPath, { ...job.opts, progress });
+/** What each job reports as it goes. */
+export type StepProgress = { step: string; fraction: number };
+export type JobProgress = StepProgress | ExportProgressInfo | PartitionProgress;
+
+/** What each job ends with. */
+export interface JobResults {
+  pagerank: PageRankResultDto;
+  evaluation: EvaluationDto;
+  compare: CompareReport;
+  export: ExportSummary;
+  partition: PartitionReport;
+  'graph-export': GraphFileResult;
+}
+
+/** An AbortSignal that fires once `cancelled()` says so (checked every 50 ms). */
+function signalFrom(cancelled: () => boolean): { signal: AbortSignal; done(): void } {
+  const ctl = new AbortController();
+  const timer = setInterval(() => {
+    if (cancelled()) ctl.abort();
+  }, 50);
+  return { signal: ctl.signal, done: () => clearInterval(timer) };
+}
+
+/**
+ * Runs a job here (in a worker thread, or in the engine's thread when none is built). A step
+ * callback that throws (cancelled) unwinds the job; `cancelled` is also polled by the jobs
+ * that take an AbortSignal.
+ */
+export async function runHeavyJob(job: HeavyJob, progress: (p: JobProgress) => void, cancelled: () => boolean): Promise<JobResults[HeavyJob['what']]> {
+  const step = (s: string, fraction: number) => progress({ step: s, fraction });
+  switch (job.what) {
+    case 'pagerank':
+      return runPageRankOn(job.dbPath, step);
+    case 'evaluation':
+      return runEvaluationOn(job.dbPath, { ...job.opts, progress: step });
+    case 'compare': {
+      const s = signalFrom(cancelled);
+      try {
+        return await compareCrawls(job.pathA, job.pathB, { ...job.opts, signal: s.signal, progress: step });
+      } finally {
+        s.done();
+      }
+    }
+    case 'export':
+      return runExport(job.dbPath, job.options, { cancelled, onProgress: progress });
+    case 'partition': {
+      const s = signalFrom(cancelled);
+      const g = loadLinkGraph(job.dbPath);
+      try {
+        return await partition(g, { models: job.models, parts: job.parts, runs: job.runs, signal: s.signal, onProgress: progress });
+      } finally {
+        s.done();
+        g.close();
+      }
+    }
+    case 'graph-export': {
+      const g = loadLinkGraph(job.dbPath);
+      try {
+        return exportGraph(g, job.request);
+      } finally {
+        g.close();
+      }
+    }
+  }
 }
