@@ -2,7 +2,7 @@
  * The Sites view's one page of a crawl's sites, asked of the engine (listSites pages, sorts
  * and filters there: a crawl can have 50,000 sites). An answer to an older question (a filter
  * typed over, another crawl opened) is dropped, so the table never shows rows for a query
- * that is no longer the one on screen.
+ * that is no longer the one on screen. A refused question keeps the page of the crawl shown.
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
@@ -18,7 +18,9 @@ export const useSitesStore = defineStore('sites', () => {
   async function load(crawlId: string, query: SitesQuery): Promise<void> {
     const out = await run('sites', () => useApi().listSites(crawlId, query));
     if (out.stale) return;
-    page.value = out.ok ? { ...out.value, crawlId, query } : null;
+    // A refusal keeps the page shown (its error says why the new one is not); another crawl's page goes.
+    if (out.ok) page.value = { ...out.value, crawlId, query };
+    else if (page.value?.crawlId !== crawlId) page.value = null;
   }
 
   return { ...status, page, load };

@@ -95,6 +95,23 @@ describe('Sites view', () => {
     expect(w.text()).not.toMatch(/CRAWL_/);
   });
 
+  it('names the field of an address the engine refuses, and keeps the table (issue 23)', async () => {
+    const { router, w } = await openAt('/crawls/demo1/sites?sort=host&offset=99999999999999999999');
+    const note = w.find('[data-testid="sites-error"]').text();
+    expect(note).toMatch(/^Offset \(offset= in the address\): must be a whole number from 0 to 1,000,000,000/);
+    expect(note).toMatch(/first sites are shown/);
+    // The table is there, at its first page, in the order the address asked for.
+    expect(hosts(w)).toEqual((await engine({ sort: 'host' })).rows.map((r) => r.host));
+    expect(router.currentRoute.value.query).toEqual({ sort: 'host' });
+    // A refusal once a page is shown keeps that page.
+    fake.api.listSites = () => Promise.reject(Object.assign(new Error('host: must be at most 500 characters'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'host' }));
+    const shown = hosts(w);
+    await w.find('[data-page="next"]').trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="sites-error"]').text()).toMatch(/^Site name contains: must be at most 500 characters/);
+    expect(hosts(w)).toEqual(shown);
+  });
+
   it('says where site PageRank is computed when the crawl has none, and shows a refusal in words', async () => {
     const { w } = await openAt('/crawls/bare/sites');
     expect(w.find('[data-testid="sites-no-pagerank"]').text()).toMatch(/Results computes it/);
