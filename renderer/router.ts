@@ -40,7 +40,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/compare/:a/:b', name: 'compare', component: CompareView, props: true, meta: { tab: 'crawls' } },
   { path: '/live', name: 'live-none', component: LiveView, meta: { tab: 'live' } },
   { path: '/pages', name: 'pages-none', component: InspectorView, meta: { tab: 'inspector' } },
-  // A crawl's graph partitioned among K processors (gpmetis, KaHyPar, hashing).
+  // A crawl's graph partitioned among K processors (gpmetis, Zoltan PHG, KaHyPar where installed, hashing).
   { path: '/crawls/:id/partition', name: 'partition', component: PartitionView, props: true, meta: { tab: 'partition' } },
   { path: '/partition', name: 'partition-none', component: PartitionView, meta: { tab: 'partition' } },
   // Every site of a crawl, paged, sorted and filtered in the engine (the query keeps the place).

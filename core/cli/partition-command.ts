@@ -111,11 +111,13 @@ export function parseParts(text: string): number[] {
 
 function reportHead(r: PartitionReport, sizes: string): string {
   const tools = r.tools.map((t) => `${t.name}: ${t.path ?? 'missing (see the line above)'}`).join('; ');
+  const hypergraphs = r.models.some((m) => m.endsWith('hypergraph'));
+  const graphs = r.models.some((m) => !m.endsWith('hypergraph'));
   return [
     `partition of ${r.source}: ${r.pages} pages, ${r.links} links, ${r.sites} sites; models ${r.models.join(', ')}; K = ${r.parts.join(', ')}`,
     `  ${sizes}`,
-    `  GP (gpmetis) = gpmetis -ptype=kway -ubvec="1.05 1.05" on the graph models (vertex weights: size, pages; edge costs: URL bytes)`,
-    `  HP (Zoltan PHG) = Zoltan's PHG (crawlbench-phg: PHG_CUT_OBJECTIVE=CONNECTIVITY, IMBALANCE_TOL=1.05, SEED=seed) on the hypergraph models (vertex weight: size)`,
+    ...(graphs ? [`  GP (gpmetis) = gpmetis -ptype=kway -ubvec="1.05 1.05" on the graph models (vertex weights: size, pages; edge costs: URL bytes)`] : []),
+    ...(hypergraphs ? [`  HP (Zoltan PHG) = Zoltan's PHG (crawlbench-phg: PHG_CUT_OBJECTIVE=CONNECTIVITY, IMBALANCE_TOL=1.05, SEED=seed) on the hypergraph models (vertex weight: size)`] : []),
     ...(r.rows.some((x) => x.partitioner === 'KaHyPar') ? [`  HP (KaHyPar) = KaHyPar -o km1 -m direct -e 0.05 on the hypergraph models (vertex weight: size)`] : []),
     `  hash = ${r.hash}`,
     `  ${r.runs} run${r.runs > 1 ? 's (seeds 1..' + r.runs + ') per partitioner: mean, best run in brackets (GP: lowest volume; HP: fewest messages)' : ' (seed 1)'}; every metric counted on pages and links`,

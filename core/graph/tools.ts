@@ -33,7 +33,7 @@ export const KAHYPAR_PRESET = 'km1_kKaHyPar_sea20.ini';
 
 const GET_METIS = 'install Debian\'s metis package (apt-get install metis), which has gpmetis and graphchk';
 const kahyparHint = () =>
-  `build KaHyPar from its public source release (github.com/kahypar/kahypar, with cmake) into a PREFIX with PREFIX/bin/KaHyPar and its presets in PREFIX/config (the source tree's config folder), then pass --kahypar PREFIX/bin/KaHyPar or set CRAWLBENCH_KAHYPAR (crawlbench also looks in ${join(cacheDir(), 'kahypar')})`;
+  `build KaHyPar from its public source release (github.com/kahypar/kahypar, with cmake) into a PREFIX with PREFIX/bin/KaHyPar and its presets in PREFIX/config (the source tree's config folder), then pass --kahypar PREFIX/bin/KaHyPar or set CRAWLBENCH_KAHYPAR; crawlbench also looks in ${join(cacheDir(), 'kahypar')}, where npm run setup:test-tools -- --kahypar builds it in a crawlbench clone`;
 const ZOLTAN_INSTALL = 'apt-get install gcc libtrilinos-zoltan-dev libopenmpi-dev';
 
 function executable(p: string): boolean {

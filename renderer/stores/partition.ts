@@ -1,6 +1,6 @@
 /**
- * The Partition view's partitionings, computed in the engine (partitionCrawl: gpmetis and
- * KaHyPar as child processes beside hashing): the window waits for the report and follows the
+ * The Partition view's partitionings, computed in the engine (partitionCrawl: gpmetis, Zoltan
+ * PHG and, where installed, KaHyPar as child processes beside hashing): the window waits for the report and follows the
  * engine's progress events for its job, so nothing here can freeze the UI. Cancel kills the
  * partitioner under way. The last report of each crawl is kept, so coming back shows it at once;
  * graph files written for download are kept per crawl too.
