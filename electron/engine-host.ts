@@ -14,10 +14,9 @@ interface ParentPort {
 
 const port = (process as unknown as { parentPort: ParentPort }).parentPort;
 const workspace = process.argv[2] ?? 'crawls';
-// Exports go where the window's save dialog said (main.ts sets the path; the page cannot).
+// Exports go where the window's save dialog says: the engine asks main.ts's host capability.
 // Dataset folders for the simulator: WORKSPACE/datasets, as `crawlbench serve` (the EngineApi default).
 hostEngine({ onMessage: (cb) => port.on('message', (e) => cb(e.data)), post: (msg: RpcMessage) => port.postMessage(msg) }, workspace, {
-  exportAnywhere: true,
   simulationWorker: join(__dirname, 'simulation-worker.cjs'),
   jobWorker: join(__dirname, 'job-worker.cjs'),
   crawlRunner: join(__dirname, 'crawl-runner.cjs'),

@@ -4,11 +4,12 @@
  * the `crawlbench:` prefix. Nothing remote is ever loaded into the window.
  */
 import { app, BrowserWindow, dialog, ipcMain, session, utilityProcess, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveIpc, type IpcMainLike, type IpcSenderLike } from '../core/api/ipc.js';
 import { superviseEngine, type SupervisedEngine } from '../core/api/engine-supervisor.js';
-import { isRpcMessage, type RpcMessage } from '../core/api/rpc.js';
+import type { ExportTarget, ExportTargetRequest, HostCapabilities } from '../core/api/contract.js';
+import { isRpcMessage } from '../core/api/rpc.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER = join(here, '..', 'renderer', 'index.html');
@@ -17,7 +18,7 @@ const RENDERER = join(here, '..', 'renderer', 'index.html');
  * The engine in a utility process, started again if it crashes (core/api/engine-supervisor.ts);
  * the crawls run in processes of their own and carry on meanwhile.
  */
-function startEngine(): SupervisedEngine {
+function startEngine(win: () => BrowserWindow | null): SupervisedEngine {
   return superviseEngine(
     () => {
       const child = utilityProcess.fork(join(here, 'engine-host.cjs'), [join(app.getPath('userData'), 'crawls')], { serviceName: 'crawlbench engine' });
@@ -28,8 +29,33 @@ function startEngine(): SupervisedEngine {
         kill: () => void child.kill(),
       };
     },
-    { onRestart: (n, code) => console.error(`crawlbench: the engine's process ended (${code}); started again (${n})`) },
+    {
+      host: desktopHost(win),
+      onRestart: (n, code) => console.error(`crawlbench: the engine's process ended (${code}); started again (${n})`),
+    },
   );
+}
+
+/**
+ * What only the desktop can answer for the engine (core/api/contract.ts HostCapabilities): an
+ * export's destination comes from a save dialog, never from the page. Closing the dialog
+ * answers null, and the engine cancels the export.
+ */
+function desktopHost(win: () => BrowserWindow | null): HostCapabilities {
+  return {
+    async chooseExportTarget(req: ExportTargetRequest): Promise<ExportTarget | null> {
+      const parent = win();
+      if (!parent) return null;
+      if (req.folder) {
+        const r = await dialog.showOpenDialog(parent, { title: 'Export into…', properties: ['openDirectory', 'createDirectory'] });
+        return r.canceled || !r.filePaths[0] ? null : { out: join(r.filePaths[0], req.suggestedName), replace: false };
+      }
+      const ext = extname(req.suggestedName).slice(1);
+      const r = await dialog.showSaveDialog(parent, { title: 'Export to…', defaultPath: req.suggestedName, filters: [{ name: ext, extensions: [ext] }] });
+      // The dialog asked before replacing a file.
+      return r.canceled || !r.filePath ? null : { out: r.filePath, replace: true };
+    },
+  };
 }
 
 /** ipcMain, narrowed to the one window we trust: calls from any other frame are ignored. */
@@ -47,39 +73,10 @@ function ipcFor(win: BrowserWindow): IpcMainLike {
     handle: (channel, listener) =>
       ipcMain.handle(channel, (e: IpcMainInvokeEvent, msg: unknown) => {
         if (e.sender.id !== win.webContents.id || !e.senderFrame?.url.startsWith('file://') || !isRpcMessage(msg)) return null;
-        if (msg.kind === 'call' && msg.name === 'startExport') return askWhereToExport(win, msg).then((m) => (m.kind === 'call' ? listener({ sender: senderOf(e.sender) }, m) : m));
         return listener({ sender: senderOf(e.sender) }, msg);
       }),
     removeHandler: (channel) => ipcMain.removeHandler(channel),
   };
-}
-
-const EXTENSIONS: Record<string, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' };
-
-/**
- * An export's destination comes from a save dialog here, never from the page: whatever path
- * the call carries is replaced by the one the user chose (a folder for WARC files, a file
- * otherwise). Closing the dialog answers CRAWL_CANCELLED without calling the engine.
- */
-async function askWhereToExport(win: BrowserWindow, msg: RpcMessage): Promise<RpcMessage> {
-  const [crawlId, raw] = Array.isArray(msg.data) ? msg.data : [];
-  const req = { ...(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {}) };
-  delete req.out;
-  delete req.force;
-  const format = String(req.format ?? '');
-  let out: string | undefined;
-  if (format === 'warc') {
-    const r = await dialog.showOpenDialog(win, { title: 'Export WARC files into…', properties: ['openDirectory', 'createDirectory'] });
-    out = r.canceled ? undefined : r.filePaths[0];
-  } else {
-    const ext = EXTENSIONS[format] ?? 'out';
-    const r = await dialog.showSaveDialog(win, { title: 'Export to…', defaultPath: `${String(crawlId)}-${String(req.what ?? 'pages')}.${ext}`, filters: [{ name: format, extensions: [ext] }] });
-    out = r.canceled ? undefined : r.filePath;
-    // The dialog asked before replacing a file.
-    req.force = true;
-  }
-  if (!out) return { kind: 'error', id: msg.id, error: { name: 'CrawlError', code: 'CRAWL_CANCELLED', message: 'no place was chosen for the export' } };
-  return { ...msg, data: [crawlId, { ...req, out }] };
 }
 
 function lockDown(): void {
@@ -95,7 +92,8 @@ function lockDown(): void {
 async function main(): Promise<void> {
   await app.whenReady();
   lockDown();
-  const engine = startEngine();
+  let window: BrowserWindow | null = null;
+  const engine = startEngine(() => window);
   const win = new BrowserWindow({
     width: 1280,
     height: 800,
@@ -108,6 +106,7 @@ async function main(): Promise<void> {
       webSecurity: true,
     },
   });
+  window = win;
   const served = serveIpc(engine.api, ipcFor(win));
   await win.loadFile(RENDERER);
   app.on('window-all-closed', () => {

@@ -435,13 +435,8 @@ export interface ExportRequest {
   maxFileSize?: number;
   /** WARC: also write a CDXJ index. */
   cdx?: boolean;
-  /**
-   * Where to write: only in Electron, where the main process sets it from a save dialog (the
-   * page cannot name a path). Elsewhere the engine writes under its workspace's exports folder.
-   */
-  out?: string;
-  /** With `out` only: replace what is there (the save dialog asked the user already). */
-  force?: boolean;
+  // No path: where an export goes is the host's to say (HostCapabilities.chooseExportTarget);
+  // a request naming one (`out`) is refused.
 }
 
 export interface ExportFileDto {
@@ -840,3 +835,34 @@ export type ApiMethod = (typeof API_METHODS)[number];
 /** Event names on the wire, and the subscription method each one feeds. */
 export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress', exportProgress: 'onExportProgress', partitionProgress: 'onPartitionProgress', analysisProgress: 'onAnalysisProgress', simulationProgress: 'onSimulationProgress' } as const;
 export type ApiEvent = keyof typeof API_EVENTS;
+
+/** Where the engine proposes to write an export, for the host to confirm or replace. */
+export interface ExportTargetRequest {
+  crawlId: string;
+  format: ExportFormat;
+  what: ExportTable;
+  /** A folder (WARC files) or one file. */
+  folder: boolean;
+  /** The file or folder name the engine suggests, with its extension. */
+  suggestedName: string;
+  /** The place in the workspace's exports folder (browser mode downloads from there). */
+  defaultOut: string;
+}
+
+export interface ExportTarget {
+  out: string;
+  /** Replace what is there (a save dialog asked the user already). */
+  replace: boolean;
+}
+
+/**
+ * What the engine asks of the program that hosts it: the desktop app (Electron's main
+ * process) or browser mode's server. Both implement every capability; the transports carry
+ * the engine's question to the host and its answer back, knowing nothing of either.
+ */
+export interface HostCapabilities {
+  /** Where an export goes: a save dialog in the desktop app (null: closed without a choice), the workspace's exports folder in browser mode. */
+  chooseExportTarget(req: ExportTargetRequest): Promise<ExportTarget | null>;
+}
+
+export const HOST_CAPABILITIES = ['chooseExportTarget'] as const satisfies ReadonlyArray<keyof HostCapabilities>;

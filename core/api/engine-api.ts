@@ -44,8 +44,8 @@ export interface EngineApiOptions {
   demoLog?: string;
   /** The demo webs' stable port (default DEMO_PORT); 0: a free port each (URLs then differ between crawls). */
   demoPort?: number;
-  /** Electron: accept an export's `out`, a path its main process took from a save dialog. */
-  exportAnywhere?: boolean;
+  /** What the engine asks of its host (where an export goes); default: browser mode's answers (host.ts). */
+  host?: C.HostCapabilities;
   /** Pause every export this long after each chunk of rows (tests hold an export mid-way with it). */
   exportThrottleMs?: number;
   /** simulate: where dataset folders are listed (default WORKSPACE/datasets; nothing is created). */
@@ -89,7 +89,7 @@ export class EngineApi implements C.CrawlbenchApi {
     this.events.setMaxListeners(100);
     // Graph files go beside the exports, where browser mode offers them for download.
     this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e), opts.jobWorker);
-    this.exports = new ExportJobs(join(this.dir, 'exports'), { allowOut: opts.exportAnywhere, throttleMs: opts.exportThrottleMs, workerFile: opts.jobWorker });
+    this.exports = new ExportJobs(join(this.dir, 'exports'), { host: opts.host, throttleMs: opts.exportThrottleMs, workerFile: opts.jobWorker });
     this.exports.events.on('exportProgress', (e) => this.events.emit('exportProgress', e));
     this.analyses = new AnalysisJobs({ workerFile: opts.jobWorker, emit: (e) => this.events.emit('analysisProgress', e) });
     this.simulations = new SimulationJobs({

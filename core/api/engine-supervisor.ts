@@ -1,6 +1,6 @@
 /**
  * Keeps the engine's process alive for a host (Electron's main process; a test forks a Node
- * child in its place): when the process exits without being asked to, the calls it had not
+ * child in its place), and answers the engine's questions to its host (HostCapabilities). When the process exits without being asked to, the calls it had not
  * answered fail with CRAWL_INTERNAL, a new process is started, and the one API object the
  * host handed out goes on working with it. The crawls do not notice: each runs in a process
  * of its own, and the new engine attaches to them (EngineApi.ready).
@@ -8,7 +8,8 @@
  * A process that dies again and again is not restarted forever: more than `maxRestarts`
  * restarts within `windowMs` and the supervisor gives up, failing every later call.
  */
-import type { CrawlbenchApi } from './contract.js';
+import type { CrawlbenchApi, HostCapabilities } from './contract.js';
+import { answerHostCall } from './host.js';
 import { createApiClient, messageLink, type ClientLink } from './rpc-client.js';
 import { isRpcMessage, type RpcMessage } from './rpc.js';
 
@@ -21,6 +22,8 @@ export interface EngineChild {
 }
 
 export interface SupervisorOptions {
+  /** The host's answers to the engine's questions (Electron: the save dialog). */
+  host: HostCapabilities;
   maxRestarts?: number;
   windowMs?: number;
   /** Told of every restart (the host logs it). */
@@ -39,7 +42,7 @@ export interface SupervisedEngine {
 
 const internal = (message: string) => Object.assign(new Error(message), { name: 'CrawlError', code: 'CRAWL_INTERNAL' });
 
-export function superviseEngine(start: () => EngineChild, opts: SupervisorOptions = {}): SupervisedEngine {
+export function superviseEngine(start: () => EngineChild, opts: SupervisorOptions): SupervisedEngine {
   const maxRestarts = opts.maxRestarts ?? 5;
   const windowMs = opts.windowMs ?? 60_000;
   let onEvent: (msg: RpcMessage) => void = () => undefined;
@@ -55,7 +58,9 @@ export function superviseEngine(start: () => EngineChild, opts: SupervisorOption
     const l = messageLink((msg) => c.send(msg));
     l.onEvent((msg) => onEvent(msg));
     c.onMessage((msg) => {
-      if (isRpcMessage(msg)) l.receive(msg);
+      if (!isRpcMessage(msg)) return;
+      if (msg.kind === 'host-call') void answerHostCall(opts.host, msg).then((reply) => c.send(reply));
+      else l.receive(msg);
     });
     c.onExit((code) => {
       l.fail(internal(`the engine's process ended (${code ?? 'killed'}); ${closing ? 'the workbench is closing' : 'it is being started again'}`));

@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { parseExportOptions, type ExportOptions } from '../export/options.js';
 import type { ExportProgressInfo } from '../export/run-export.js';
-import { EXPORT_FORMATS, EXPORT_TABLES, type ExportJobDto, type ExportRequest } from './contract.js';
+import { EXPORT_FORMATS, EXPORT_TABLES, type ExportJobDto, type ExportRequest, type HostCapabilities } from './contract.js';
+import { workspaceHost } from './host.js';
 import { toWireError } from './rpc.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
@@ -26,8 +27,8 @@ const EXTENSIONS = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' } as const;
 const MANIFEST = 'manifest.json';
 
 export interface ExportJobsOptions {
-  /** Accept a request's `out` (an absolute path chosen in Electron's save dialog); else refused. */
-  allowOut?: boolean;
+  /** Who says where an export goes (default: the workspace's exports folder, as browser mode does). */
+  host?: HostCapabilities;
   /** Slow every export down (ms after each chunk): lets tests and demonstrations watch progress and cancel. */
   throttleMs?: number;
   /** The job worker's compiled file (Electron's bundle passes its own). */
@@ -54,19 +55,26 @@ export class ExportJobs {
     this.threads = new WorkerJobs(opts.workerFile);
   }
 
-  start(crawlId: string, dbPath: string, raw: ExportRequest): { exportId: string } {
-    const req = (raw ?? {}) as ExportRequest;
-    if (req.out !== undefined && !this.opts.allowOut) throw badField('out', 'the workbench writes exports into its workspace; a path cannot be chosen here');
+  async start(crawlId: string, dbPath: string, raw: ExportRequest): Promise<{ exportId: string }> {
+    const req = (raw ?? {}) as ExportRequest & { out?: unknown };
+    // The page never names a path: the host does (a save dialog, or the workspace).
+    if (req.out !== undefined) throw badField('out', 'the workbench chooses where an export goes; a path cannot be given here');
     const exportId = `${crawlId}-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
     const folder = join(this.dir, exportId);
     const format = req.format;
     const what = req.what ?? 'pages';
     const name = format === 'warc' ? 'warc' : `${crawlId}-${what}.${EXTENSIONS[format as keyof typeof EXTENSIONS] ?? 'out'}`;
-    const options = parseExportOptions({
-      format, what: req.what, out: req.out ?? join(folder, name), prefix: crawlId, cdx: req.cdx, maxFileSize: req.maxFileSize, force: req.out !== undefined && req.force === true,
-      throttleMs: this.opts.throttleMs ?? 0,
+    const input = {
+      format, what: req.what, prefix: crawlId, cdx: req.cdx, maxFileSize: req.maxFileSize, throttleMs: this.opts.throttleMs ?? 0,
       filters: { sites: req.sites, statuses: req.statuses, contentTypes: req.contentTypes, seq: req.seq },
+    };
+    // Checked before the host is asked: no dialog opens for a request that would be refused.
+    const checked = parseExportOptions({ ...input, out: join(folder, name) });
+    const target = await (this.opts.host ?? workspaceHost).chooseExportTarget({
+      crawlId, format: checked.format, what: checked.what, folder: checked.format === 'warc', suggestedName: name, defaultOut: join(folder, name),
     });
+    if (!target) throw new CrawlError(ErrorCodes.CANCELLED, 'no place was chosen for the export');
+    const options = parseExportOptions({ ...input, out: target.out, force: target.replace });
     const dto: ExportJobDto = {
       exportId, crawlId, format: options.format, what: options.what, state: 'running', done: 0, total: 0,
       unit: options.format === 'warc' ? 'pages' : options.what, bytesWritten: 0, etaSeconds: null,

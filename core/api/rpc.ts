@@ -5,7 +5,11 @@
 import type { ApiEvent, WireError } from './contract.js';
 
 export interface RpcMessage {
-  kind: 'call' | 'result' | 'error' | 'event';
+  /**
+   * call, result, error: the API, page to engine; event: engine to page; host-call,
+   * host-result, host-error: the engine asking its host (HostCapabilities) and the answer.
+   */
+  kind: 'call' | 'result' | 'error' | 'event' | 'host-call' | 'host-result' | 'host-error';
   /** Correlates a call with its result or error; absent on events. */
   id?: number;
   /** Method name (call) or event name (event). */
@@ -39,7 +43,7 @@ export function toWireError(err: unknown): WireError {
 
 export function isRpcMessage(v: unknown): v is RpcMessage {
   const k = (v as RpcMessage | null)?.kind;
-  return k === 'call' || k === 'result' || k === 'error' || k === 'event';
+  return k === 'call' || k === 'result' || k === 'error' || k === 'event' || k === 'host-call' || k === 'host-result' || k === 'host-error';
 }
 
 export type { ApiEvent };

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, CrawlbenchApi, StatsEvent } from '../../core/api/contract.js';
 import { superviseEngine, type EngineChild } from '../../core/api/engine-supervisor.js';
+import { workspaceHost } from '../../core/api/host.js';
 import type { RpcMessage } from '../../core/api/rpc.js';
 import { CrawlReader } from '../../core/store/crawl-reader.js';
 import { generateWeb } from '../../core/testweb/generator.js';
@@ -110,7 +111,7 @@ describe('the engine host started again after a crash', async () => {
         onExit: (cb) => child.once('exit', (code) => cb(code)),
         kill: () => void child.kill('SIGTERM'),
       } satisfies EngineChild;
-    });
+    }, { host: workspaceHost });
     const api: CrawlbenchApi = engine.api;
     try {
       await api.createCrawl({ name: 'held', seedText: seeds.join('\n'), resolve: [{ pattern: '*', address: '127.0.0.1' }], w: 60, c: 1, r: 8 });

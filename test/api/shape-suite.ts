@@ -5,7 +5,7 @@
  * in contract-suite.ts, run against the engine only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlbenchApi, CrawlInfo } from '../../core/api/contract.js';
+import type { CrawlbenchApi, CrawlInfo, ExportRequest } from '../../core/api/contract.js';
 
 export interface ShapeHarness {
   api: CrawlbenchApi;
@@ -124,7 +124,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(format).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'format', message: expect.stringMatching(/warc, jsonl, csv, parquet/) });
       const what = await h.api.startExport('exp', { format: 'csv', what: 'nodes' as 'pages' }).catch((e: unknown) => e);
       expect(what).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'what' });
-      const out = await h.api.startExport('exp', { format: 'csv', out: '/etc/passwd' }).catch((e: unknown) => e);
+      const out = await h.api.startExport('exp', { format: 'csv', out: '/etc/passwd' } as ExportRequest).catch((e: unknown) => e);
       expect(out).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'out' });
       expect(await codeOf(h.api.cancelExport('no-such-export'))).toBe('CRAWL_BAD_OPTION');
       expect(await h.api.listExports('exp')).toEqual([]);
