@@ -15,6 +15,7 @@ import { CrawlProcess, runnerLog } from './crawl-process.js';
 import type { StepProgress } from './heavy-jobs.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
+import { messagesWithoutPaths, resultWithoutPaths } from './message-paths.js';
 import { ExportJobs } from './export-jobs.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
@@ -103,6 +104,8 @@ export class EngineApi implements C.CrawlbenchApi {
     this.simulations.events.on('simulationProgress', (e) => this.events.emit('simulationProgress', e));
     this.threads = new WorkerJobs(opts.jobWorker);
     this.ready = this.reattach();
+    // What a user sees names no absolute path of this machine (message-paths.ts).
+    messagesWithoutPaths(this, this.dir);
   }
 
   /** Connects to every crawl whose process runs on (its NAME.db.runner file names it). */
@@ -536,8 +539,9 @@ export class EngineApi implements C.CrawlbenchApi {
 
   /** Subscribes `cb` to one of the engine's events (the names of contract.ts API_EVENTS). */
   private listen<T>(event: C.ApiEvent, cb: (e: T) => void): C.Unsubscribe {
-    this.events.on(event, cb);
-    return () => void this.events.off(event, cb);
+    const said = (e: T) => cb(resultWithoutPaths(e, this.dir));
+    this.events.on(event, said);
+    return () => void this.events.off(event, said);
   }
 
   /**
