@@ -127,6 +127,8 @@ export type StatsEvent = {
   rssBytes: number;
   /** The crawl's running time over all its runs (pauses excluded): the x of its stored timeline. */
   crawlSeconds: number;
+  /** Policies guided by an earlier crawl: this crawl's pages found in it so far; null for other policies. */
+  historyMatched: number | null;
 };
 
 /** One stored stats sample (see StatsEvent); `t` is the crawl's running time in seconds. */
@@ -156,12 +158,6 @@ export interface CrawlStateEvent {
   status: CrawlStatus;
   /** Why a run ended: finished, max-pages, paused, disk-full, or the error's message. */
   reason?: string;
-}
-
-export interface PageFetchedEvent {
-  crawlId: string;
-  url: string;
-  status: string;
 }
 
 // ---- sites (the Sites view and Live's top sites) ----
@@ -749,7 +745,7 @@ export interface CrawlbenchApi {
   /** Cancels the PageRank or evaluation of the crawl under way (it then fails with CRAWL_CANCELLED). */
   cancelAnalysis(crawlId: string): Promise<void>;
   /** Progress of runPageRank and runEvaluation, per crawl. */
-  onAnalysisProgress?(cb: (e: AnalysisProgressEvent) => void): Unsubscribe;
+  onAnalysisProgress(cb: (e: AnalysisProgressEvent) => void): Unsubscribe;
   runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
   /**
    * Starts an export of a crawl (a running one is exported as of this moment) and returns at
@@ -761,12 +757,12 @@ export interface CrawlbenchApi {
   cancelExport(exportId: string): Promise<ExportJobDto>;
   /** Exports of a crawl (or of all crawls), newest first: those of this session and the finished ones kept in the workspace. */
   listExports(crawlId?: string): Promise<ExportJobDto[]>;
-  onExportProgress?(cb: (e: ExportJobDto) => void): Unsubscribe;
+  onExportProgress(cb: (e: ExportJobDto) => void): Unsubscribe;
   /** Compares crawl b with crawl a (computed in the engine; progress as compareProgress events). */
   compareCrawls(a: string, b: string, opts?: CompareRequest): Promise<CompareReport>;
   /** Cancels a comparison under way (it then fails with CRAWL_CANCELLED). */
   cancelCompare(jobId: string): Promise<void>;
-  onCompareProgress?(cb: (e: CompareProgressEvent) => void): Unsubscribe;
+  onCompareProgress(cb: (e: CompareProgressEvent) => void): Unsubscribe;
   /**
    * Partitions a crawl's graph with gpmetis and KaHyPar beside hashing (computed in the engine,
    * the partitioners as child processes; progress as partitionProgress events). A partitioner
@@ -777,10 +773,9 @@ export interface CrawlbenchApi {
   cancelPartition(jobId: string): Promise<void>;
   /** Writes one model of a crawl's graph, with its id map, under the workspace's exports folder. */
   exportGraph(crawlId: string, req: GraphExportRequest): Promise<GraphExportDto>;
-  onPartitionProgress?(cb: (e: PartitionProgressEvent) => void): Unsubscribe;
+  onPartitionProgress(cb: (e: PartitionProgressEvent) => void): Unsubscribe;
   onStats(cb: (s: StatsEvent) => void): Unsubscribe;
   onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;
-  onPageFetched?(cb: (e: PageFetchedEvent) => void): Unsubscribe;
   // simulate: the simulator in a worker thread of the engine; runs kept as files in WORKSPACE/simulations.
   /** The crawls of the workspace and the dataset folders of the datasets directory. */
   listSimulationSources(): Promise<SimulationSourcesDto>;
@@ -794,7 +789,7 @@ export interface CrawlbenchApi {
   getSimulation(simulationId: string): Promise<SimulationDto>;
   /** Removes a kept simulation's file (refused while it runs). */
   deleteSimulation(simulationId: string): Promise<void>;
-  onSimulationProgress?(cb: (e: SimulationProgressEvent) => void): Unsubscribe;
+  onSimulationProgress(cb: (e: SimulationProgressEvent) => void): Unsubscribe;
 }
 
 /** Methods that return a promise: the only names a transport will dispatch. */
@@ -833,7 +828,7 @@ export const API_METHODS = [
 export type ApiMethod = (typeof API_METHODS)[number];
 
 /** Event names on the wire, and the subscription method each one feeds. */
-export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', pageFetched: 'onPageFetched', compareProgress: 'onCompareProgress', exportProgress: 'onExportProgress', partitionProgress: 'onPartitionProgress', analysisProgress: 'onAnalysisProgress', simulationProgress: 'onSimulationProgress' } as const;
+export const API_EVENTS = { stats: 'onStats', crawlState: 'onCrawlState', compareProgress: 'onCompareProgress', exportProgress: 'onExportProgress', partitionProgress: 'onPartitionProgress', analysisProgress: 'onAnalysisProgress', simulationProgress: 'onSimulationProgress' } as const;
 export type ApiEvent = keyof typeof API_EVENTS;
 
 /** Where the engine proposes to write an export, for the host to confirm or replace. */

@@ -3,16 +3,7 @@
  * renderer (browser mode), the Electron preload and the tests all use this same client: the
  * contract tests exercise the code that ships.
  */
-import {
-  API_EVENTS,
-  API_METHODS,
-  type ApiEvent,
-  type CrawlbenchApi,
-  type CrawlStateEvent,
-  type PageFetchedEvent,
-  type StatsEvent,
-  type Unsubscribe,
-} from './contract.js';
+import { API_EVENTS, API_METHODS, type ApiEvent, type CrawlbenchApi, type Unsubscribe } from './contract.js';
 import { ApiError, type RpcMessage } from './rpc.js';
 
 export interface ClientLink {
@@ -47,11 +38,7 @@ export function createApiClient(link: ClientLink): CrawlbenchApi {
   for (const [event, method] of Object.entries(API_EVENTS)) {
     api[method] = (cb: (payload: never) => void) => subscribe(event as ApiEvent, cb);
   }
-  return api as unknown as CrawlbenchApi & {
-    onStats(cb: (s: StatsEvent) => void): Unsubscribe;
-    onCrawlState(cb: (e: CrawlStateEvent) => void): Unsubscribe;
-    onPageFetched(cb: (e: PageFetchedEvent) => void): Unsubscribe;
-  };
+  return api as unknown as CrawlbenchApi;
 }
 
 /**

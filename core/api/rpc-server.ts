@@ -26,9 +26,10 @@ export async function dispatch(api: CrawlbenchApi, msg: RpcMessage): Promise<Rpc
 /** Forwards every event of `api` as an event message; returns the function that stops it. */
 export function forwardEvents(api: CrawlbenchApi, push: (msg: RpcMessage) => void): () => void {
   const offs: Array<() => void> = [];
+  // Every event is part of the contract: an implementation without one fails here, not silently.
   for (const [event, method] of Object.entries(API_EVENTS)) {
-    const subscribe = (api as unknown as Record<string, ((cb: (d: unknown) => void) => () => void) | undefined>)[method];
-    if (typeof subscribe === 'function') offs.push(subscribe.call(api, (data) => push({ kind: 'event', name: event, data })));
+    const subscribe = (api as unknown as Record<string, (cb: (d: unknown) => void) => () => void>)[method]!;
+    offs.push(subscribe.call(api, (data) => push({ kind: 'event', name: event, data })));
   }
   return () => offs.forEach((off) => off());
 }

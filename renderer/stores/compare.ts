@@ -33,7 +33,7 @@ export const useCompareStore = defineStore('compare', () => {
     job = id;
     progress.value = { step: 'starting', fraction: 0 };
     const api = useApi();
-    const off = api.onCompareProgress?.((e) => {
+    const off = api.onCompareProgress((e) => {
       if (e.jobId === id) progress.value = { step: e.step, fraction: e.fraction };
     });
     try {
@@ -41,7 +41,7 @@ export const useCompareStore = defineStore('compare', () => {
       if (job !== id) return;
       if (out.ok) report.value = out.value;
     } finally {
-      off?.();
+      off();
       if (job === id) {
         job = null;
         progress.value = null;

@@ -23,7 +23,7 @@ export const useExportsStore = defineStore('exports', () => {
 
   /** Follows every export's progress; call once (App.vue) and keep the function that stops it. */
   function subscribe(): Unsubscribe {
-    return useApi().onExportProgress?.(apply) ?? (() => {});
+    return useApi().onExportProgress(apply);
   }
 
   /** A crawl's exports, newest first. */

@@ -36,14 +36,14 @@ export const usePartitionStore = defineStore('partition', () => {
     job = id;
     progress.value = { crawlId, done: 0, total: 0, step: 'reading the graph' };
     const api = useApi();
-    const off = api.onPartitionProgress?.((e) => {
+    const off = api.onPartitionProgress((e) => {
       if (e.jobId === id) progress.value = { crawlId, done: e.done, total: e.total, step: e.step };
     });
     try {
       const out = await run(`partition:${crawlId}`, () => api.partitionCrawl(crawlId, { jobId: id, ...choice }));
       if (out.ok) reports.value[crawlId] = out.value;
     } finally {
-      off?.();
+      off();
       if (job === id) {
         job = null;
         progress.value = null;

@@ -37,13 +37,13 @@ export const useResultsStore = defineStore('results', () => {
   async function follow<T>(crawlId: string, what: AnalysisProgressEvent['what'], key: ResultsActionKey, firstStep: string, fn: () => Promise<T>) {
     const api = useApi();
     progress.value[crawlId] = { what, fraction: 0, step: firstStep };
-    const off = api.onAnalysisProgress?.((e) => {
+    const off = api.onAnalysisProgress((e) => {
       if (e.crawlId === crawlId && e.what === what) progress.value[crawlId] = { what, fraction: e.fraction, step: e.step };
     });
     try {
       return await run(key, fn);
     } finally {
-      off?.();
+      off();
       delete progress.value[crawlId];
     }
   }

@@ -28,7 +28,7 @@ export const useSimulateStore = defineStore('simulate', () => {
   function follow(): void {
     if (off) return;
     off =
-      useApi().onSimulationProgress?.((e) => {
+      useApi().onSimulationProgress((e) => {
         progress.value[e.simulationId] = e;
         const listed = runs.value.find((r) => r.simulationId === e.simulationId);
         if (listed) Object.assign(listed, { state: e.state, progress: e });

@@ -125,7 +125,7 @@ export function contractSuite(transport: string, makeHarness: () => Promise<Harn
 
     itWith(['metis'], 'partitions a finished crawl with progress events, and writes its graph files for download', async () => {
       const progress: PartitionProgressEvent[] = [];
-      const off = h.api.onPartitionProgress!((e) => progress.push(e));
+      const off = h.api.onPartitionProgress((e) => progress.push(e));
       const report = await h.api.partitionCrawl('one', { jobId: 'pj', models: ['page', 'site'], parts: [2], runs: 1 });
       // Events and replies travel apart over IPC: the last event may come after the answer.
       await expect.poll(() => progress.some((e) => e.done === e.total)).toBe(true);
@@ -148,7 +148,7 @@ export function contractSuite(transport: string, makeHarness: () => Promise<Harn
       // Subscribed before starting: a small export may end before startExport's answer arrives.
       const events: ExportJobDto[] = [];
       const waiting = new Map<string, (e: ExportJobDto) => void>();
-      const off = h.api.onExportProgress!((e) => {
+      const off = h.api.onExportProgress((e) => {
         events.push(e);
         if (e.state !== 'running') waiting.get(e.exportId)?.(e);
       });

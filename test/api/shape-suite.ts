@@ -162,7 +162,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(await refusal(h.api.getSimulation('no-such-simulation'))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'simulationId' });
       expect(await refusal(h.api.cancelSimulation('no-such-simulation'))).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'simulationId' });
       expect(await h.api.listSimulations()).toEqual([]);
-      const off = h.api.onSimulationProgress!(() => {});
+      const off = h.api.onSimulationProgress(() => {});
       expect(typeof off).toBe('function');
       off();
     });
@@ -209,7 +209,7 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
     });
 
     it('subscribes to events with a function that unsubscribes', () => {
-      const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {}), h.api.onExportProgress!(() => {})];
+      const offs = [h.api.onStats(() => {}), h.api.onCrawlState(() => {}), h.api.onExportProgress(() => {})];
       for (const off of offs) {
         expect(typeof off).toBe('function');
         off();

@@ -194,6 +194,8 @@ export function fakeApi() {
         return { model, format, vertices: 4, edges: 3, sizeUnit: 1024, files: [file(`${model}.${format}`), file(`${model}.${format}.ids.tsv`)] };
       }),
     onPartitionProgress: (cb) => (partitionCbs.add(cb), () => void partitionCbs.delete(cb)),
+    // No fake comparison reports progress; the Compare view's test sets its own.
+    onCompareProgress: () => () => undefined,
     onStats: (cb) => (statsCbs.add(cb), () => void statsCbs.delete(cb)),
     onCrawlState: (cb) => (stateCbs.add(cb), () => void stateCbs.delete(cb)),
     ...simulations.methods,

@@ -49,7 +49,7 @@ describe('Results view', () => {
     let release!: () => void;
     fake.api.runPageRank = (id) => new Promise<PageRankResultDto>((resolve) => (release = () => resolve(rank(id)))).then((r) => r);
     const steps: string[] = [];
-    fake.api.onAnalysisProgress!((e) => steps.push(e.step));
+    fake.api.onAnalysisProgress((e) => steps.push(e.step));
     await w.find('[data-testid="results-rank"]').trigger('click');
     await flushPromises();
     expect(w.find('[data-testid="results-progress"]').text()).toMatch(/PageRank: reading the link graph \(0 %\)/);
