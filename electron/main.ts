@@ -91,6 +91,8 @@ function lockDown(): void {
 
 async function main(): Promise<void> {
   await app.whenReady();
+  // The engine's process inherits it: where the packaged app keeps resources/ (the Zoltan driver's source).
+  if (app.isPackaged) process.env.CRAWLBENCH_RESOURCES = process.resourcesPath;
   lockDown();
   let window: BrowserWindow | null = null;
   const engine = startEngine(() => window);

@@ -293,6 +293,7 @@ export class Crawler extends EventEmitter {
       r: this.ctx.settings.r,
       pagerankEstimate: (this.ctx.policy as { estimate?: () => number | null }).estimate?.() ?? null,
       crawlSeconds: this.crawlSeconds(),
+      historyMatched: this.ctx.policy.historyMatched?.() ?? null,
     });
   }
 

@@ -22,6 +22,8 @@ export interface StatsSnapshot {
   rssBytes: number;
   /** The crawl's running time over all its runs (pauses excluded): the timeline's x. */
   crawlSeconds: number;
+  /** Policies guided by an earlier crawl: the crawl's pages found in it so far (null: the policy has no history). */
+  historyMatched: number | null;
 }
 
 const WINDOW_MS = 5000;

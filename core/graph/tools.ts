@@ -77,8 +77,13 @@ export function findKahypar(explicit?: string): Tool {
   return { name: 'KaHyPar', path, preset: resolve(preset) };
 }
 
-/** resources/zoltan/ of this install: two folders up from core/graph/ in the source tree, three from dist/core/graph/. */
+/**
+ * resources/zoltan/ of this install: CRAWLBENCH_RESOURCES/zoltan where the host says (the
+ * desktop app ships it among its resources), else two folders up from core/graph/ in the
+ * source tree, three from dist/core/graph/.
+ */
 function zoltanResources(): string | null {
+  if (process.env.CRAWLBENCH_RESOURCES) return join(process.env.CRAWLBENCH_RESOURCES, 'zoltan');
   try {
     const here = import.meta.url;
     return fileURLToPath(new URL(here.endsWith('.ts') ? '../../resources/zoltan/' : '../../../resources/zoltan/', here));

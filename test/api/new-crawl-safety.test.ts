@@ -202,13 +202,21 @@ describe('Demo crawls: parked sites listed, history matched across demo crawls',
     expect(errorsCounted + parked.length).toBeGreaterThan(0);
     expect(a.historyMatched).toBeNull();
 
-    await api.createCrawl({ name: 'demo-b', demoWeb: small, w: 0, policy: 'historical-pagerank-parent', historyCrawl: 'demo-a', maxPages: 300 });
+    await api.createCrawl({ name: 'demo-b', demoWeb: small, w: 0, policy: 'historical-pagerank-parent', historyCrawl: 'demo-a', maxPages: 1500 });
     done = ended('demo-b');
+    // Pages found in history are counted live (issue 23: the count stayed at the seeds' until the end).
+    const matched: Array<number | null | undefined> = [];
+    const off = api.onStats((s) => s.crawlId === 'demo-b' && matched.push(s.historyMatched));
     await api.start('demo-b');
     await done;
+    off();
     const b = (await api.listCrawls()).find((c) => c.id === 'demo-b')!;
     expect(b.historyMatched).toBeGreaterThan(0);
     expect(b.historyMatched).toBeLessThanOrEqual(b.pagesKnown);
+    expect(matched.length).toBeGreaterThan(0);
+    expect(matched.every((n) => typeof n === 'number' && n <= b.historyMatched!), String(matched)).toBe(true);
+    expect(matched).toEqual([...matched].sort((x, y) => x! - y!));
+    expect(matched.at(-1)).toBeGreaterThan(0);
     // A policy without history refuses a history crawl, naming the field.
     await expect(api.createCrawl({ name: 'demo-c', demoWeb: small, historyCrawl: 'demo-a' })).rejects.toMatchObject({ field: 'historyCrawl' });
     expect(existsSync(join(dir, 'ws', 'demo-c.db'))).toBe(false);

@@ -31,7 +31,7 @@ export function crawlInfo(id: string, extra: Partial<CrawlInfo> = {}): CrawlInfo
 export function stats(crawlId: string, i: number, extra: Partial<StatsEvent> = {}): StatsEvent {
   return {
     crawlId, at: 1_000_000 + i * 1000, elapsedSeconds: i, pages: i * 10, pagesPerSecond: 10, bytes: i * 1000, bytesPerSecond: 1000,
-    openConnections: 3, r: 8, sitesWithPending: 5, queued: 100 - i, errors: {}, errorTotal: 0, pagerankEstimate: i / 1000, rssBytes: 1, crawlSeconds: i, ...extra,
+    openConnections: 3, r: 8, sitesWithPending: 5, queued: 100 - i, errors: {}, errorTotal: 0, pagerankEstimate: i / 1000, rssBytes: 1, crawlSeconds: i, historyMatched: null, ...extra,
   };
 }
 

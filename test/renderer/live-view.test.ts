@@ -2,11 +2,12 @@
 /**
  * Live and Crawls as a new user found them (issue 23), in the real App over the in-memory API:
  * one word for starting a crawl never started, in both views; the scope of a crawl seeded by
- * URLs shown as what it is, its seeds' hosts.
+ * URLs shown as what it is, its seeds' hosts; pages found in history counted as the crawl goes.
  */
+import { flushPromises } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provideApi } from '../../renderer/api/instance.js';
-import { crawlInfo, fakeApi } from './fake-api.js';
+import { crawlInfo, fakeApi, stats } from './fake-api.js';
 import { openAt, unmountWorkbench } from './mount-workbench.js';
 
 let fake: ReturnType<typeof fakeApi>;
@@ -39,5 +40,18 @@ describe('Live and Crawls', () => {
     await fake.api.createCrawl({ name: 'suffixed', seedText: 'https://www.uchile.cl/\n.cl' });
     const suffixed = await openAt('/crawls/suffixed/live');
     expect(suffixed.w.find('[data-fact="scope"] dd').text()).toBe('.cl, www.uchile.cl');
+  });
+
+  it('counts the pages found in history as the crawl goes, from its live samples', async () => {
+    // The list's count is the one stored at the crawl's last commit (60: its seeds).
+    fake.crawls.set('again', crawlInfo('again', { status: 'running', policy: 'historical-pagerank-parent', pagesFetched: 900, historyMatched: 60 }));
+    const { w } = await openAt('/crawls/again/live');
+    expect(w.find('[data-testid="history-matched"]').text()).toBe('60');
+    fake.emitStats(stats('again', 95, { pages: 946, historyMatched: 946 }));
+    await flushPromises();
+    expect(w.find('[data-testid="history-matched"]').text()).toBe('946');
+    fake.emitStats(stats('again', 250, { pages: 2679, historyMatched: 1576 }));
+    await flushPromises();
+    expect(w.find('[data-testid="history-matched"]').text()).toBe('1,576');
   });
 });
