@@ -764,7 +764,7 @@ export interface CrawlbenchApi {
   cancelCompare(jobId: string): Promise<void>;
   onCompareProgress(cb: (e: CompareProgressEvent) => void): Unsubscribe;
   /**
-   * Partitions a crawl's graph with gpmetis and KaHyPar beside hashing (computed in the engine,
+   * Partitions a crawl's graph with gpmetis, Zoltan PHG (and KaHyPar where installed) beside hashing (computed in the engine,
    * the partitioners as child processes; progress as partitionProgress events). A partitioner
    * that is not installed leaves its rows out and says how to get it in the report's tools.
    */

@@ -176,7 +176,8 @@ export class EngineApi implements C.CrawlbenchApi {
         sites: s.sites,
         createdAt: s.createdAt,
         endReason,
-        historyMatched: s.historyMatched,
+        // While it runs, the count of its last sample (the stored one is as of the last commit).
+        historyMatched: live?.last?.historyMatched ?? s.historyMatched,
         crawlSeconds: live?.last?.crawlSeconds ?? s.crawlSeconds,
         errorTotal: Math.max(s.errorTotal, live?.last?.errorTotal ?? 0),
       };

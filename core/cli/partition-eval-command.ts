@@ -19,7 +19,7 @@ share of links inside one part, and the sites split across parts.
   --model M              page, site, page-hypergraph or site-hypergraph: whose vertices FILE assigns
   --parts K              processors (2 .. the model's vertex count)
   --assign hash|FILE     FILE: one 0-based part per line for each vertex in the order of the id map
-                         (as gpmetis and KaHyPar write them); hash: ${HASH_STATEMENT}
+                         (as gpmetis, the Zoltan driver and KaHyPar write them); hash: ${HASH_STATEMENT}
 ${GRAPH_USAGE}
   --json                 print one JSON object on stdout`;
 
