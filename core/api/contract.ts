@@ -502,8 +502,12 @@ export interface CrawlSettingsDto {
   userAgent: string;
   storeContent: boolean;
   contentBudget: number;
-  /** The demo web crawled (revision 2: the same web months later); null for a crawl of seeds. */
-  demoWeb: { sites: number; pages: number; latencyMs: number; revision: 1 | 2 } | null;
+  /**
+   * The demo web crawled (revision 2: the same web months later); null for a crawl of seeds.
+   * `pages` is the spec's (revision 1's size); `webPages` the pages of the web crawled (revision
+   * 2 has more or fewer), null where not known (a revision-2 crawl made before it was kept).
+   */
+  demoWeb: { sites: number; pages: number; latencyMs: number; revision: 1 | 2; webPages: number | null } | null;
 }
 
 /** A comparison of two crawls of the workspace, named by id. */

@@ -82,7 +82,7 @@ export function recentErrors(reader: CrawlReader, limit = 20): RecentError[] {
  * A crawl's stored settings in New crawl's terms. `demo` is its demo web's spec (from the
  * sidecar), `historyId` names a history file as a crawl of the workspace (null: elsewhere).
  */
-export function crawlSettingsDto(reader: CrawlReader, id: string, demo: { sites: number; pages: number; latencyMs: number; revision?: 1 | 2 } | null, historyId: (path: string) => string | null): CrawlSettingsDto {
+export function crawlSettingsDto(reader: CrawlReader, id: string, demo: { sites: number; pages: number; latencyMs: number; revision?: 1 | 2; webPages: number | null } | null, historyId: (path: string) => string | null): CrawlSettingsDto {
   const s = JSON.parse(reader.meta('settings') ?? '{}') as CrawlSettings;
   const { history, ...policyParams } = s.policyParams ?? {};
   const scope = { suffixes: s.scope?.suffixes ?? [], hosts: s.scope?.hosts ?? [], excludes: s.scope?.excludes ?? [] };
@@ -106,6 +106,6 @@ export function crawlSettingsDto(reader: CrawlReader, id: string, demo: { sites:
     userAgent: s.userAgent,
     storeContent: s.storeContent ?? false,
     contentBudget: s.contentBudget,
-    demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1 } : null,
+    demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1, webPages: demo.webPages } : null,
   };
 }

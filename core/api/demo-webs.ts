@@ -47,7 +47,7 @@ export class DemoWebs {
    * Starts (or finds) the demo web of crawl `id` on `port` (default: the stable port, or a
    * free one when it is taken). `stable` is false when it could not have the stable port.
    */
-  async ensure(id: string, spec: DemoSpec, port?: number): Promise<{ port: number; seeds: string[]; stable: boolean }> {
+  async ensure(id: string, spec: DemoSpec, port?: number): Promise<{ port: number; seeds: string[]; stable: boolean; pages: number }> {
     let server = this.servers.get(id);
     if (!server) {
       const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false });
@@ -68,7 +68,7 @@ export class DemoWebs {
       this.servers.set(id, server);
     }
     const actual = Number(new URL(server.homeUrls()[0] ?? 'http://x:0/').port);
-    return { port: actual, seeds: seedUrls(server.web, actual), stable: this.port !== 0 && actual === this.port };
+    return { port: actual, seeds: seedUrls(server.web, actual), stable: this.port !== 0 && actual === this.port, pages: server.web.pageCount };
   }
 
   /** Restarts the demo web a stored crawl was made against, if it was a demo crawl, on its own port. */
@@ -84,8 +84,9 @@ export class DemoWebs {
     }
   }
 
-  save(sidecar: string, spec: DemoSpec, port: number): void {
-    writeFileSync(sidecar, JSON.stringify({ spec, port }) + '\n');
+  /** Keeps the web's spec, its port and its pages (revision 2 has more or fewer than the spec's) beside the crawl. */
+  save(sidecar: string, spec: DemoSpec, port: number, webPages: number): void {
+    writeFileSync(sidecar, JSON.stringify({ spec, port, webPages } satisfies DemoSidecar) + '\n');
   }
 
   async stop(id: string): Promise<void> {
@@ -99,8 +100,25 @@ export class DemoWebs {
   }
 }
 
+/** What NAME.demo.json holds; `webPages` is absent from those written before it was kept. */
+export interface DemoSidecar {
+  spec: DemoSpec;
+  port: number;
+  webPages?: number;
+}
+
 /** The demo web a crawl was made against (its NAME.demo.json), or null for a crawl of real seeds. */
-export function readDemoSidecar(sidecar: string): { spec: DemoSpec; port: number } | null {
+export function readDemoSidecar(sidecar: string): DemoSidecar | null {
   if (!existsSync(sidecar)) return null;
-  return JSON.parse(readFileSync(sidecar, 'utf8')) as { spec: DemoSpec; port: number };
+  return JSON.parse(readFileSync(sidecar, 'utf8')) as DemoSidecar;
+}
+
+/**
+ * The pages of the web a demo crawl is made against: as kept with it, else, for revision 1
+ * (which has exactly the spec's pages), the spec's; null where it is not known (revision 2 of a
+ * crawl made before the size was kept).
+ */
+export function demoWebPages(saved: DemoSidecar): number | null {
+  if (typeof saved.webPages === 'number') return saved.webPages;
+  return (saved.spec.revision ?? 1) === 1 ? saved.spec.pages : null;
 }

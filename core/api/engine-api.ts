@@ -23,7 +23,7 @@ import { GraphJobs } from './graph-jobs.js';
 import { SimulationJobs } from './simulation-jobs.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
 import { pageDetail, searchPages } from './page-queries.js';
-import { DEMO_DEFAULTS, DemoWebs, readDemoSidecar, type DemoSpec } from './demo-webs.js';
+import { DEMO_DEFAULTS, DemoWebs, demoWebPages, readDemoSidecar, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
 // A crawl file of an older schema is brought up to date when the workbench first reads it.
@@ -194,12 +194,12 @@ export class EngineApi implements C.CrawlbenchApi {
     if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`, { field: 'name' });
     const input: CrawlSettingsInput = { seeds: [], ...this.settingsFrom(req) };
     if (req.historyCrawl) input.policyParams = { ...input.policyParams, history: this.historyPath(req, id) };
-    let demo: { spec: DemoSpec; port: number } | null = null;
+    let demo: { spec: DemoSpec; port: number; pages: number } | null = null;
     try {
       if (req.demoWeb) {
         const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
         const web = await this.demos.ensure(id, spec);
-        demo = { spec, port: web.port };
+        demo = { spec, port: web.port, pages: web.pages };
         Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });
         // Demo politeness: short waits so that a few thousand pages take seconds, not hours.
         input.w ??= 50;
@@ -222,7 +222,7 @@ export class EngineApi implements C.CrawlbenchApi {
       if (demo) await this.demos.stop(id);
       throw err;
     }
-    if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port);
+    if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages);
     // The web is started again (on its port) when the crawl runs; until then it holds nothing.
     if (demo) await this.demos.stop(id);
     return this.info(id);
@@ -230,7 +230,8 @@ export class EngineApi implements C.CrawlbenchApi {
 
   async crawlSettings(id: string): Promise<C.CrawlSettingsDto> {
     const path = this.existing(id);
-    const demo = readDemoSidecar(join(this.dir, `${id}.demo.json`))?.spec ?? null;
+    const saved = readDemoSidecar(join(this.dir, `${id}.demo.json`));
+    const demo = saved ? { ...saved.spec, webPages: demoWebPages(saved) } : null;
     return withCrawlReader(path, (reader) => crawlSettingsDto(reader, id, demo, (p) => this.idOf(p)));
   }
 

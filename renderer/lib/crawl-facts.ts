@@ -58,13 +58,21 @@ function scopeText(s: CrawlSettingsDto): string {
   return where + (s.scope.excludes.length ? `; excluding ${list(s.scope.excludes)}` : '');
 }
 
+/** "demo web: 60 sites, 3,000 pages"; revision 2 (a size of its own) as the later revision of that web. */
+function demoSource(demo: NonNullable<CrawlSettingsDto['demoWeb']>): string {
+  const first = `${formatNumber(demo.sites)} sites, ${formatNumber(demo.pages)} pages`;
+  if (demo.revision !== 2) return `demo web: ${first}`;
+  const size = demo.webPages === null ? '' : `: ${formatNumber(demo.webPages)} pages`;
+  return `demo web, revision 2 (months later) of the web of ${first}${size}`;
+}
+
 /** The settings a crawl was made with, in the order New crawl asks for them. */
 export function settingFacts(s: CrawlSettingsDto): Fact[] {
   const params = Object.entries(s.policyParams);
   const demo = s.demoWeb;
   const facts: Fact[] = [
     demo
-      ? { key: 'source', label: 'What was crawled', value: `demo web${demo.revision === 2 ? ', revision 2 (months later)' : ''}: ${formatNumber(demo.sites)} sites, ${formatNumber(demo.pages)} pages`, title: 'The generated test web served on this machine' }
+      ? { key: 'source', label: 'What was crawled', value: demoSource(demo), title: 'The generated test web served on this machine' }
       : { key: 'seeds', label: 'Seeds', value: list(s.seeds), title: `${formatNumber(s.seeds.length)} seed URLs: where the crawl started` },
     { key: 'scope', label: 'Scope', value: scopeText(s), title: 'Domain suffixes and hosts whose pages may be fetched' },
     { key: 'policy', label: 'Ordering policy', value: s.policy, title: 'The order in which pages and sites were fetched' },
@@ -96,14 +104,15 @@ export interface Progress {
 }
 
 /**
- * Progress where the total is known: the demo web's page count, or the page limit (the smaller
+ * Progress where the total is known: the page count of the demo web crawled, or the page limit (the smaller
  * of the two when both are set). A crawl of real seeds without a limit has no known total: null.
  * A finished crawl is done whatever it fetched (some pages of a web are out of reach).
  */
 export function crawlProgress(s: CrawlSettingsDto | null, pages: number, pagesPerSecond: number | null, state: { running: boolean; finished: boolean }): Progress | null {
   if (!s) return null;
   const totals: Array<[number, string]> = [];
-  if (s.demoWeb) totals.push([s.demoWeb.pages, "the demo web's pages"]);
+  // The web crawled: revision 2 has more or fewer pages than its spec (revision 1's); unknown: none.
+  if (s.demoWeb && s.demoWeb.webPages !== null) totals.push([s.demoWeb.webPages, "the demo web's pages"]);
   if (s.maxPages !== null) totals.push([s.maxPages, 'the page limit']);
   if (totals.length === 0) return null;
   const [total, of] = totals.reduce((a, b) => (b[0] < a[0] ? b : a));

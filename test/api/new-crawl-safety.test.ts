@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, CrawlStateEvent, CreateCrawlRequest } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
+import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
+import { generateWeb } from '../../core/testweb/generator.js';
 import { handWeb } from '../../core/testweb/hand-web.js';
 import { serve } from '../helpers/web.js';
 
@@ -182,6 +184,18 @@ describe('Pause, Stop and how a run ended', async () => {
 });
 
 describe('Demo crawls: parked sites listed, history matched across demo crawls', async () => {
+  it("gives the size of the demo web a crawl is made against, revision 2's own (issue 23)", async () => {
+    for (const revision of [1, 2] as const) {
+      const name = `size-${revision}`;
+      await api.createCrawl({ name, demoWeb: { latencyMs: 0, revision } });
+      const web = generateWeb({ seed: DEMO_DEFAULTS.seed, sites: DEMO_DEFAULTS.sites, pages: DEMO_DEFAULTS.pages, revision });
+      const s = await api.crawlSettings(name);
+      expect(s.demoWeb).toMatchObject({ revision, pages: DEMO_DEFAULTS.pages, webPages: web.pageCount });
+      await api.deleteCrawl(name);
+    }
+    expect(generateWeb({ seed: 1, sites: 60, pages: 3000, revision: 2 }).pageCount).not.toBe(3000);
+  });
+
   it('lists parked sites with the pages they skipped, and a later demo crawl guided by the first matches its pages', async () => {
     // The demo web as a user gets it (60 sites, 3000 pages, a few with a broken robots.txt), without latency.
     const small = { latencyMs: 0 };
