@@ -47,6 +47,8 @@ export interface CrawlInfo {
   crawlSeconds?: number | null;
   /** Errors of every kind counted over the whole crawl, as of its last commit. */
   errorTotal?: number;
+  /** Those errors by code (robots.txt failures, failed requests with their retries, pages answered with an error). */
+  errors?: Record<string, number>;
   /** Why the file could not be read (status 'unreadable'). */
   problem?: string;
 }

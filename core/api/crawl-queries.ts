@@ -22,6 +22,8 @@ export interface StoredSummary {
   crawlSeconds: number | null;
   /** Errors counted over the whole crawl (every code). */
   errorTotal: number;
+  /** Those errors by code. */
+  errors: Record<string, number>;
 }
 
 export function storedSummary(reader: CrawlReader): StoredSummary {
@@ -32,6 +34,7 @@ export function storedSummary(reader: CrawlReader): StoredSummary {
     policy = null;
   }
   const { pagesFetched, pagesKnown, queued, sites } = reader.counts();
+  const errors = reader.errorCounts();
   return {
     state: reader.meta('state') ?? 'created',
     policy,
@@ -43,7 +46,8 @@ export function storedSummary(reader: CrawlReader): StoredSummary {
     endReason: endReasonOf(reader.meta('end_reason')),
     historyMatched: reader.counter('history:matched') ?? null,
     crawlSeconds: numberOrNull(reader.meta('crawl_seconds')),
-    errorTotal: Object.values(reader.errorCounts()).reduce((a, b) => a + b, 0),
+    errorTotal: Object.values(errors).reduce((a, b) => a + b, 0),
+    errors,
   };
 }
 

@@ -180,6 +180,7 @@ export class EngineApi implements C.CrawlbenchApi {
         historyMatched: live?.last?.historyMatched ?? s.historyMatched,
         crawlSeconds: live?.last?.crawlSeconds ?? s.crawlSeconds,
         errorTotal: Math.max(s.errorTotal, live?.last?.errorTotal ?? 0),
+        errors: live?.last?.errors ?? s.errors,
       };
     } catch (err) {
       return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: (err as Error).message };

@@ -215,6 +215,11 @@ describe('Demo crawls: parked sites listed, history matched across demo crawls',
     expect(parked.some((p) => p.pagesSkipped > 0)).toBe(true);
     expect(errorsCounted + parked.length).toBeGreaterThan(0);
     expect(a.historyMatched).toBeNull();
+    // The errors counted, by kind (issue 23: Live's Errors said 4 with nothing to say what they were):
+    // the demo web's broken robots.txt answers, which are no page's error.
+    expect(a.errors).toBeDefined();
+    expect(Object.values(a.errors!).reduce((x, y) => x + y, 0)).toBe(a.errorTotal);
+    expect(a.errors!.CRAWL_ROBOTS_UNAVAILABLE).toBeGreaterThan(0);
 
     await api.createCrawl({ name: 'demo-b', demoWeb: small, w: 0, policy: 'historical-pagerank-parent', historyCrawl: 'demo-a', maxPages: 1500 });
     done = ended('demo-b');

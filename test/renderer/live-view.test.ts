@@ -2,7 +2,8 @@
 /**
  * Live and Crawls as a new user found them (issue 23), in the real App over the in-memory API:
  * one word for starting a crawl never started, in both views; the scope of a crawl seeded by
- * URLs shown as what it is, its seeds' hosts; pages found in history counted as the crawl goes.
+ * URLs shown as what it is, its seeds' hosts; pages found in history counted as the crawl goes;
+ * the Errors counter said in words and linked to the errors it counts.
  */
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,5 +54,33 @@ describe('Live and Crawls', () => {
     fake.emitStats(stats('again', 250, { pages: 2679, historyMatched: 1576 }));
     await flushPromises();
     expect(w.find('[data-testid="history-matched"]').text()).toBe('1,576');
+  });
+
+  it('explains the Errors counter by kind, says where each kind is listed, and links to the sites with errors', async () => {
+    // The demo web's two sites whose robots.txt answers 500, asked twice each: 4 errors, no page failed.
+    fake.crawls.set('demo', crawlInfo('demo', { status: 'finished', pagesFetched: 2873, errorTotal: 4, errors: { CRAWL_ROBOTS_UNAVAILABLE: 4 }, endReason: { kind: 'finished', at: null } }));
+    fake.api.recentErrors = async () => [];
+    const { w } = await openAt('/crawls/demo/live');
+    const counter = w.find('[data-testid="errors"] a');
+    expect(counter.text()).toBe('4');
+    expect(counter.attributes('href')).toBe('/crawls/demo/sites?errors=1');
+    const said = w.find('[data-testid="errors-explained"]').text();
+    expect(said).toMatch(/4 robots\.txt requests that failed/);
+    expect(said).toMatch(/Parked sites/);
+    expect(said).toMatch(/not in Recent errors/);
+    expect(said).not.toMatch(/CRAWL_/);
+    expect(w.find('[data-testid="recent-errors-none"]').text()).toMatch(/no page has failed/);
+
+    // Page failures, while the crawl runs: from its live sample, each kind with where it is listed.
+    fake.crawls.set('run', crawlInfo('run', { status: 'running', pagesFetched: 100 }));
+    const run = await openAt('/crawls/run/live');
+    fake.emitStats(stats('run', 10, { errors: { CRAWL_HTTP_5XX: 3, CRAWL_HTTP_4XX: 2, CRAWL_ROBOTS_UNAVAILABLE: 1 }, errorTotal: 6 }));
+    await flushPromises();
+    expect(run.w.find('[data-testid="errors"] a').text()).toBe('6');
+    const running = run.w.find('[data-testid="errors-explained"]').text();
+    expect(running).toMatch(/3 failed requests \(server error \(5xx\) 3\)/);
+    expect(running).toMatch(/Failed requests in Sites/);
+    expect(running).toMatch(/2 pages answered with an error \(client error \(4xx\) 2\)/);
+    expect(running).toMatch(/1 robots\.txt request that failed/);
   });
 });
