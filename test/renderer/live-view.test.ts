@@ -3,11 +3,14 @@
  * Live and Crawls as a new user found them (issue 23), in the real App over the in-memory API:
  * one word for starting a crawl never started, in both views; the scope of a crawl seeded by
  * URLs shown as what it is, its seeds' hosts; pages found in history counted as the crawl goes;
- * the Errors counter said in words and linked to the errors it counts.
+ * the Errors counter said in words and linked to the errors it counts; the cumulative PageRank
+ * chart drawn only with what it has, from 0.
  */
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provideApi } from '../../renderer/api/instance.js';
+import type { TimelinePoint } from '../../core/api/contract.js';
+import LineChart, { type ChartLine } from '../../renderer/components/LineChart.vue';
 import { crawlInfo, fakeApi, stats } from './fake-api.js';
 import { openAt, unmountWorkbench } from './mount-workbench.js';
 
@@ -82,5 +85,29 @@ describe('Live and Crawls', () => {
     expect(running).toMatch(/Failed requests in Sites/);
     expect(running).toMatch(/2 pages answered with an error \(client error \(4xx\) 2\)/);
     expect(running).toMatch(/1 robots\.txt request that failed/);
+  });
+
+  it('draws the cumulative PageRank chart only with an estimate to draw, from 0 pages; says so where the policy keeps none', async () => {
+    const point = (t: number, pages: number, estimate: number | null): TimelinePoint => ({ t, at: t * 1000, pages, bytes: pages * 1000, pagesPerSecond: 500, bytesPerSecond: 5e5, openConnections: 4, r: 64, sitesWithPending: 10, queued: 3000 - pages, errors: 0, pagerankEstimate: estimate });
+    fake.crawls.set('bfs', crawlInfo('bfs', { status: 'finished', pagesFetched: 2873, endReason: { kind: 'finished', at: null } }));
+    fake.crawls.set('hist', crawlInfo('hist', { status: 'finished', policy: 'historical-pagerank-parent', pagesFetched: 3170, historyMatched: 1576, endReason: { kind: 'finished', at: null } }));
+    fake.api.timeline = async (id) => ({ stored: true, points: [1, 2, 3, 4, 5].map((t) => point(t, 540 * t, id === 'hist' ? 0.15 * t : null)) });
+    const charts = (w: Awaited<ReturnType<typeof openAt>>['w']) => w.findAllComponents(LineChart).filter((c) => c.props('name') === 'pagerank');
+
+    // A policy that keeps no estimate (breadth-first): no empty frame with a legend for lines it does not draw.
+    const bfs = await openAt('/crawls/bfs/live');
+    expect(charts(bfs.w)).toHaveLength(0);
+    expect(bfs.w.find('[data-testid="pagerank-none"]').text()).toMatch(/breadth-first keeps no PageRank estimate/);
+    expect(bfs.w.find('[data-testid="pagerank-none"] a').attributes('href')).toBe('/crawls/bfs/results');
+
+    // A historical crawl: its estimate from its first sample (540 pages), on an axis from 0.
+    const hist = await openAt('/crawls/hist/live');
+    const [chart] = charts(hist.w);
+    expect(chart).toBeDefined();
+    expect(chart!.props('fromZero')).toBe(true);
+    const lines = (chart!.props('lines') as () => ChartLine[])();
+    expect(lines.map((l) => l.name)).toEqual(['PageRank fetched (%)', 'random order: pages fetched ÷ known (%)']);
+    expect(lines.every((l) => l.data.length === 5 && l.data[0]![0] === 540)).toBe(true);
+    expect(hist.w.find('[data-testid="pagerank-none"]').exists()).toBe(false);
   });
 });
