@@ -76,21 +76,25 @@ export const useLiveStore = defineStore('live', () => {
     return useApi().onStats(ingest);
   }
 
-  /** The slower tables: asked for every few seconds, not on every sample. */
-  async function refreshTables() {
+  /**
+   * The slower tables: asked for every few seconds, not on every sample. `final`: the run has
+   * just ended, so everything is asked again at once (parked sites too), as its stored final state.
+   */
+  async function refreshTables(final = false) {
     const id = crawlId.value;
     if (!id) return;
     const api = useApi();
     const out = await run('tables', () => Promise.all([api.listSites(id, { sort: 'pages_fetched', descending: true, limit: 10 }), api.recentErrors(id, 10)]));
-    if (!out.ok || id !== crawlId.value) return;
+    // An answer to an older ask (one made before the run ended) must not overwrite a newer one.
+    if (!out.ok || out.stale || id !== crawlId.value) return;
     const [sites, recent] = out.value;
     topSites.value = sites.rows;
     errors.value = recent;
     // Parking is rare and the list needs a scan of skipped pages: only when errors change.
     const errorTotal = latest.value?.errorTotal ?? 0;
-    if (errorTotal !== parkedAt.value || latest.value === null) {
+    if (final || errorTotal !== parkedAt.value || latest.value === null) {
       const p = await run('parked', () => api.parkedSites(id, 20));
-      if (!p.ok || id !== crawlId.value) return;
+      if (!p.ok || p.stale || id !== crawlId.value) return;
       parked.value = p.value;
       parkedAt.value = errorTotal;
     }
