@@ -51,6 +51,8 @@ export const ErrorCodes = {
   HTTP_4XX: 'CRAWL_HTTP_4XX',
   HTTP_5XX: 'CRAWL_HTTP_5XX',
   HTTP_429: 'CRAWL_HTTP_429',
+  /** 304 Not Modified to a request that asked nothing conditional: an error, not a page. */
+  HTTP_304_UNASKED: 'CRAWL_HTTP_304_UNASKED',
   TOO_MANY_REDIRECTS: 'CRAWL_TOO_MANY_REDIRECTS',
   ROBOTS_DISALLOWED: 'CRAWL_ROBOTS_DISALLOWED',
   // Limits that stop traps (stored on skipped pages).

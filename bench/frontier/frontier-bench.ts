@@ -99,6 +99,7 @@ const ctx: CrawlContext = {
   robots: null as never,
   counters: new CrawlCounters(),
   content: null,
+  history: null,
 };
 
 // ---- measurement ------------------------------------------------------------------------

@@ -52,7 +52,8 @@ export class DemoWebs {
     if (!server) {
       const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false });
       const listen = async (p: number) => {
-        const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile });
+        // Validators on: a demo crawl of revision 2 guided by one of revision 1 asks only for what changed.
+        const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile, validators: true });
         await s.start();
         return s;
       };

@@ -50,6 +50,9 @@ const USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [optio
   --robots-retry DUR     wait before asking an unreachable robots.txt again (default 60s)
   --max-crawl-delay DUR  honour robots.txt Crawl-delay up to this (default 300s)
   --store-content        keep raw requests, responses and bodies beside the database
+  --unconditional        with --history: download every page in full (by default a page the
+                         history crawl holds is asked for only if it changed: If-None-Match,
+                         If-Modified-Since; a 304 takes its content and links from the history)
   --content-budget SIZE  size budget of that content store (default 10GiB)
   --max-db-size SIZE     pause cleanly when the database reaches this size
   --json                 print the summary as one JSON object on stdout
@@ -106,6 +109,7 @@ const OPTIONS = {
   'robots-retry': { type: 'string' },
   'max-crawl-delay': { type: 'string' },
   'store-content': { type: 'boolean' },
+  unconditional: { type: 'boolean' },
   'content-budget': { type: 'string' },
   'max-db-size': { type: 'string' },
   json: { type: 'boolean' },
@@ -223,6 +227,7 @@ export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput
     robotsRetry: durationFlag(flags, 'robots-retry'),
     maxCrawlDelay: durationFlag(flags, 'max-crawl-delay'),
     storeContent: flags['store-content'] ? true : undefined,
+    conditional: flags.unconditional ? false : undefined,
     contentBudget: sizeFlag(flags, 'content-budget'),
     maxDbSize: sizeFlag(flags, 'max-db-size'),
   };

@@ -25,6 +25,8 @@ const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 unt
                          others get 127.1.0.1, 127.1.0.2 ...), all on one port; 'resolve' maps each
   --log FILE             append every request served as NDJSON (time, host, connection id)
   --seeds-out FILE       write every site's home page URL to FILE
+  --validators           send ETag and Last-Modified and answer conditional requests honestly
+                         (304 only for a page that did not change since revision 1)
 Prints one JSON line {url, port, resolve, sites, pages} when it is ready.`;
 
 const OPTIONS = {
@@ -43,6 +45,7 @@ const OPTIONS = {
   'bind-per-site': { type: 'boolean' },
   log: { type: 'string' },
   'seeds-out': { type: 'string' },
+  validators: { type: 'boolean' },
 } as const;
 
 export function webFromFlags(flags: FlagsOf<typeof OPTIONS>): Web {
@@ -78,6 +81,7 @@ export const testwebCommand = defineCommand({
     const server = new TestWebServer(web, {
       port: intFlag(flags, 'port', 0) ?? 0,
       timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
+      validators: !!flags.validators,
       logFile: flags.log,
       memoryLog: false,
       bindPerSite: !!flags['bind-per-site'],

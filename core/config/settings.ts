@@ -73,6 +73,8 @@ export const CrawlSettingsSchema = z
     allowShortW: z.boolean().default(false),
     bandwidth: limited('bandwidth').nullable().default(null),
     storeContent: z.boolean().default(false),
+    /** With a history crawl: ask for each page only if it changed (If-None-Match, If-Modified-Since). */
+    conditional: z.boolean().default(true),
     contentBudget: limited('contentBudget').default(10 * 1024 ** 3),
     maxDbSize: limited('maxDbSize').nullable().default(null),
   })

@@ -5,6 +5,7 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { ContentStore } from '../store/content-store.js';
 import type { CrawlStore } from '../store/crawl-store.js';
 import type { Scope } from '../url/scope.js';
+import type { HistoryPages } from './history-pages.js';
 import type { RobotsCache } from './robots-cache.js';
 import type { SiteRegistry } from './site-registry.js';
 
@@ -48,4 +49,6 @@ export interface CrawlContext {
   readonly robots: RobotsCache;
   readonly counters: CrawlCounters;
   readonly content: ContentStore | null;
+  /** The history crawl's pages, for conditional requests (null: no history, or --unconditional). */
+  readonly history: HistoryPages | null;
 }

@@ -17,6 +17,7 @@ import { CrawlCounters, type CrawlContext } from './context.js';
 import { discover } from './discovery.js';
 import { RobotsCache } from './robots-cache.js';
 import { knownUrls } from './page-processor.js';
+import { HistoryPages } from './history-pages.js';
 import { policyContext } from './policy-context.js';
 import { replayPolicy } from './policy-replay.js';
 import { runSession } from './session-runner.js';
@@ -95,6 +96,10 @@ export class Crawler extends EventEmitter {
     const sites = new SiteRegistry(store);
     const seedHosts = settings.seeds.map((s) => new URL(s).hostname);
     const content = settings.storeContent ? new ContentStore(`${store.path}.content`, settings.contentBudget, contentBytes(`${store.path}.content`)) : null;
+    // A history crawl: its pages are asked for only if they changed (unless --unconditional).
+    const historyPath = settings.policyParams.history;
+    const past = typeof historyPath === 'string' && settings.conditional ? HistoryPages.open(historyPath) : null;
+    this.historyNote = past?.note ?? null;
     this.ctx = {
       settings,
       store,
@@ -106,6 +111,7 @@ export class Crawler extends EventEmitter {
       robots: new RobotsCache(store, settings.userAgent),
       counters: new CrawlCounters(),
       content,
+      history: past?.history ?? null,
     };
     this.ipGate = new IpGate(settings.w);
     this.stats = new LiveStats(this.clock);
@@ -237,6 +243,7 @@ export class Crawler extends EventEmitter {
     store.begin();
     store.setState('running');
     store.event('start');
+    if (this.historyNote) store.event('note', { message: this.historyNote });
     this.commitTimer = setInterval(() => this.safely(() => this.flush()), COMMIT_EVERY_MS);
     this.runStartedAt = this.clock.now();
     const statsTimer = setInterval(() => this.safely(() => this.sample()), 1000);
@@ -406,6 +413,8 @@ export class Crawler extends EventEmitter {
 
   /** What the counters table holds for HISTORY_MATCHED (set on open). */
   private historyMatched = 0;
+  /** Why a history crawl gives no conditional requests (it stored no validators), said once per run. */
+  private readonly historyNote: string | null;
 
   private safely(fn: () => void): void {
     try {
@@ -532,6 +541,7 @@ export class Crawler extends EventEmitter {
   close(): void {
     this.cleanup();
     this.ctx.content?.close();
+    this.ctx.history?.close();
     this.ctx.store.close();
   }
 }

@@ -9,6 +9,7 @@ import type { NewLink } from '../store/crawl-store.js';
 import type { CrawlContext } from './context.js';
 import { capturePage } from './capture.js';
 import { discover, type KnownPages } from './discovery.js';
+import type { HistoryPage } from './history-pages.js';
 
 /**
  * URLs recently seen to be pages that are not skipped, with their ids. For these discover()
@@ -99,7 +100,7 @@ const found: Classification = {
  * What happens to a response: stored with its status, decoded, its links extracted and
  * turned into pages and links, and the policy told. Runs inside the current write batch.
  */
-export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse): Outcome {
+export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, conditional = false): Outcome {
   const status = res.status;
   ctx.counters.requests++;
   site.measureResponse(res.headersAt - res.startedAt);
@@ -112,6 +113,10 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
     const code = status === 429 ? ErrorCodes.HTTP_429 : ErrorCodes.HTTP_5XX;
     const retryAfter = parseRetryAfter(res.headers['retry-after']);
     return failAttempt(ctx, site, job, code, retryAfter, status, res);
+  }
+  if (status === 304) {
+    if (conditional) return notModified(ctx, site, job, res);
+    return failAttempt(ctx, site, job, ErrorCodes.HTTP_304_UNASKED, null, status, res);
   }
   const c = classify(ctx, job, res, found);
   record(ctx, site, job, res, c);
@@ -162,14 +167,46 @@ function classify(ctx: CrawlContext, job: PageJob, res: FetchResponse, c: Classi
   return c;
 }
 
-/** The fetch stored with the page (and its bytes, when the crawl keeps content), and counted. */
-function record(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, c: Classification): void {
+/**
+ * 304 Not Modified to a conditional request (docs/design.md section 4.8): the page counts as
+ * fetched, with the history crawl's content hash, size, type and title, and the history
+ * crawl's links stand for the ones a download would have extracted (the server says the page
+ * is the same), so the link graph is as complete as with a full download.
+ */
+function notModified(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse): Outcome {
+  const past = ctx.history!.page(job.url)!;
+  const c = found;
+  c.title = past.title;
+  c.noindex = past.noindex;
+  c.errorCode = null;
+  c.hash = past.contentHash;
+  c.duplicateOf = null;
+  c.followLinks = true;
+  c.redirectTarget = null;
+  c.links = NO_LINKS;
+  if (past.contentHash !== null) {
+    const first = ctx.store.claimHash(past.contentHash, job.id);
+    if (first !== job.id) c.duplicateOf = first;
+  }
+  if (c.duplicateOf === null) c.links = ctx.history!.outLinks(past.id);
+  else c.title = null;
+  record(ctx, site, job, res, c, past);
+  discoverLinks(ctx, site, job, c);
+  c.links = NO_LINKS;
+  return { kind: 'done' };
+}
+
+/**
+ * The fetch stored with the page (and its bytes, when the crawl keeps content), and counted.
+ * `past`: a 304's page as the history crawl holds it (type and size are the page's, not the 304's).
+ */
+function record(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, c: Classification, past?: HistoryPage): void {
   const { store, counters } = ctx;
   store.recordFetch(job.id, {
     status: c.duplicateOf !== null ? 'duplicate' : 'fetched',
     httpStatus: res.status,
-    contentType: res.contentType,
-    bytes: res.body.length,
+    contentType: past ? past.contentType : res.contentType,
+    bytes: past ? (past.bytes ?? 0) : res.body.length,
     contentHash: c.hash,
     duplicateOf: c.duplicateOf,
     title: c.title,
@@ -178,6 +215,10 @@ function record(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResp
     attempts: job.attempts + 1,
     fetchedAt: res.endedAt,
     responseMs: res.headersAt - res.startedAt,
+    // A 304 need not repeat the validators: the history's stay good for the next recrawl.
+    etag: headerText(res.headers['etag']) ?? past?.etag ?? null,
+    lastModified: headerText(res.headers['last-modified']) ?? past?.lastModified ?? null,
+    notModified: past !== undefined,
   });
   if (ctx.content) capturePage(ctx, job.id, res);
   counters.pagesFetched++;

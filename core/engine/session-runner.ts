@@ -5,6 +5,7 @@ import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { captureRobots } from './capture.js';
 import type { CrawlContext } from './context.js';
+import { conditionalHeaders } from './history-pages.js';
 import { failAttempt, processResponse, type PageJob } from './page-processor.js';
 import type { RobotsStatus } from './robots-cache.js';
 
@@ -130,12 +131,14 @@ async function pageLoop(
     }
     if (requests > 0 && ctx.settings.keepaliveGap > 0) await sleep(ctx.settings.keepaliveGap);
     const u = new URL(job.url);
+    // A page the history crawl holds is asked for only if it changed (its validators sent back).
+    const validators = ctx.history?.validators(job.url) ?? null;
     let outcome;
     try {
       requests++;
-      const res = await conn.request(u.pathname + u.search);
+      const res = await conn.request(u.pathname + u.search, validators ? conditionalHeaders(validators) : undefined);
       result.endedAt = res.endedAt;
-      outcome = processResponse(ctx, site, job, res);
+      outcome = processResponse(ctx, site, job, res, validators !== null);
     } catch (err) {
       result.endedAt = ctx.scheduler.clock.now();
       if (!(err instanceof CrawlError)) throw err;

@@ -76,16 +76,17 @@ export class HttpConnection implements Connection {
     return !this.closedByPeer;
   }
 
-  async request(path: string): Promise<FetchResponse> {
+  async request(path: string, extra?: Record<string, string>): Promise<FetchResponse> {
     if (this.closedByPeer) throw new CrawlError(ErrorCodes.CONNECTION_RESET, `${this.origin}: connection already closed`);
     const startedAt = performance.timeOrigin + performance.now();
     if (this.requests === 0) this.connectStarted = performance.now();
     this.requests++;
-    const headers = {
+    const base = {
       'user-agent': this.userAgent,
       accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
       'accept-encoding': 'gzip, deflate, br',
     };
+    const headers = extra ? { ...base, ...extra } : base;
     this.armDeadline(path);
     try {
       return await this.fetch(path, headers, startedAt);

@@ -30,7 +30,8 @@ export interface Connection {
   readonly open: boolean;
   /** Time to establish the connection, once it is established. */
   readonly connectMs: number | null;
-  request(pathAndQuery: string): Promise<FetchResponse>;
+  /** `headers`: more request headers (a conditional recrawl's If-None-Match, If-Modified-Since). */
+  request(pathAndQuery: string, headers?: Record<string, string>): Promise<FetchResponse>;
   close(): Promise<void>;
 }
 

@@ -55,6 +55,11 @@ export interface FetchRecord {
   attempts: number;
   fetchedAt: number;
   responseMs: number | null;
+  /** The validators the server sent (ETag, Last-Modified), for a later conditional recrawl. */
+  etag?: string | null;
+  lastModified?: string | null;
+  /** A 304 to a conditional request: content hash, size, title and links are the history crawl's. */
+  notModified?: boolean;
 }
 
 export interface NewLink {
@@ -132,7 +137,8 @@ export class CrawlStore {
       // Positional parameters: binding an object by name costs more than the UPDATE's own work here.
       recordFetch: db.prepare(`UPDATE pages SET status = ?, http_status = ?, content_type = ?,
         bytes = ?, content_hash = ?, duplicate_of = ?, title = ?, noindex = ?,
-        error_code = ?, attempts = ?, fetch_seq = ?, fetched_at = ?, response_ms = ?
+        error_code = ?, attempts = ?, fetch_seq = ?, fetched_at = ?, response_ms = ?,
+        etag = ?, last_modified = ?, not_modified = ?
         WHERE id = ?`),
       setPageStatus: db.prepare('UPDATE pages SET status = ?, error_code = ?, attempts = ? WHERE id = ?'),
       setAttempts: db.prepare('UPDATE pages SET attempts = ?, error_code = ? WHERE id = ?'),
@@ -331,7 +337,7 @@ export class CrawlStore {
     const seq = this.nextSeq++;
     this.st.recordFetch!.run(
       r.status, r.httpStatus, r.contentType, r.bytes, r.contentHash, r.duplicateOf, r.title, r.noindex ? 1 : 0,
-      r.errorCode, r.attempts, seq, r.fetchedAt, r.responseMs, id,
+      r.errorCode, r.attempts, seq, r.fetchedAt, r.responseMs, r.etag ?? null, r.lastModified ?? null, r.notModified ? 1 : 0, id,
     );
     this.st.dequeue!.run(id);
     return seq;

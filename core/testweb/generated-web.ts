@@ -22,11 +22,25 @@ export class GeneratedWeb implements Web {
     readonly layout: Layout,
     readonly csr: Csr,
     sites: SiteInfo[],
+    /** Revision 2: revision 1 and, per page, the revision-1 id of its URL (-1 for a new page). */
+    private readonly rev1?: { web: GeneratedWeb; newToOld: Int32Array },
   ) {
     this.sites = sites;
     this.pageCount = layout.pageCount;
     this.seed = layout.seed;
     sites.forEach((s, i) => this.hostIndex.set(s.host, i));
+  }
+
+  get previous(): { web: GeneratedWeb; id(id: number): number } | undefined {
+    const r = this.rev1;
+    return r ? { web: r.web, id: (id) => (id < r.newToOld.length ? r.newToOld[id]! : -1) } : undefined;
+  }
+
+  contentKey(id: number): number {
+    if (!this.rev1) return id;
+    const old = id < this.rev1.newToOld.length ? this.rev1.newToOld[id]! : -1;
+    // A page born in revision 2 draws from numbers no revision-1 page has.
+    return old >= 0 ? old : this.rev1.web.pageCount + id;
   }
 
   /** Number of ordinary (non-fault) sites; they come first in `sites`. */
@@ -98,7 +112,7 @@ export class GeneratedWeb implements Web {
     const s = this.siteOf(id);
     const site = this.sites[s]!;
     if (s >= this.layout.ordinary || site.count < 2 || this.contentType(id) !== HTML_TYPE) return -1;
-    const h = hash(this.seed, id, S_NOFOLLOW);
+    const h = hash(this.seed, this.contentKey(id), S_NOFOLLOW);
     if (unit(h) >= 0.03) return -1;
     const t = site.first + (hash(h, 1) % site.count);
     return t === id ? site.first + ((t - site.first + 1) % site.count) : t;

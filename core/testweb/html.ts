@@ -71,7 +71,8 @@ function withPort(href: string, port: number): string {
 export function renderPage(web: Web, id: number, port: number): Buffer {
   const type = web.contentType(id);
   const size = web.size(id);
-  if (!isHtml(type)) return renderBinary(type, size, hash(web.seed ?? 0, id, S_FILL));
+  const key = web.contentKey?.(id) ?? id;
+  if (!isHtml(type)) return renderBinary(type, size, hash(web.seed ?? 0, key, S_FILL));
   const title = escapeHtml(web.title(id));
   const parts: string[] = [
     `<!doctype html><html><head><meta charset=utf-8><title>${title}</title></head><body>\n<h1>${title}</h1>\n<ul>\n`,
@@ -96,7 +97,7 @@ export function renderPage(web: Web, id: number, port: number): Buffer {
   let used = 0;
   for (const p of parts) used += Buffer.byteLength(p);
   let pad = size - used - tail.length;
-  const h = hash(web.seed ?? 0, id, S_FILL);
+  const h = hash(web.seed ?? 0, key, S_FILL);
   for (let k = 0; pad >= 9; k++) {
     const take = Math.min(700, pad - 8);
     parts.push(`<p>${fillerText(hash(h, k), take)}</p>\n`);

@@ -43,7 +43,7 @@ export function buildRevision2(o: ResolvedSpec, rev1: GeneratedWeb): GeneratedWe
   // Fault sites are single pages after the ordinary ones in both revisions.
   for (let k = 0; k < L2.firsts.length - L2.ordinary; k++) ids.oldToNew[L1.firsts[L1.ordinary + k]!] = L2.firsts[L2.ordinary + k]!;
   const csr = buildLinks(L2, carried(o, rev1, survival.indegree, ids, L2.pageCount));
-  return new Web2(2, L2, csr, siteInfos(o, L2));
+  return new Web2(2, L2, csr, siteInfos(o, L2), { web: rev1, newToOld: ids.newToOld });
 }
 
 /**

@@ -10,6 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { FaultState, serveFault } from './faults.js';
 import { renderPage } from './html.js';
+import { notModified, PageValidators } from './validators.js';
 import { now, RequestLog, type ConnRecord, type ServedRequest } from './request-log.js';
 import { later, notFound, redirect, scaled, send, type Ctx } from './respond.js';
 import { robotsAnswer } from './robots.js';
@@ -31,6 +32,11 @@ export interface TestWebServerOptions {
    * benchmarks (then `connections` holds open connections only; use logFile instead).
    */
   memoryLog?: boolean;
+  /**
+   * Send each page's validators (ETag, Last-Modified) and answer conditional requests honestly:
+   * 304 only for a page that did not change (validators.ts). Default false (a hash per page).
+   */
+  validators?: boolean;
   /** Idle keep-alive timeout; default 15000 ms (Apache's default). */
   keepAliveTimeoutMs?: number;
   /**
@@ -52,6 +58,7 @@ export class TestWebServer {
   private readonly sockets = new Map<Socket, SocketState>();
   private readonly siteByHost = new Map<string, SiteInfo>();
   private readonly faults = new FaultState();
+  private readonly validators: PageValidators | null;
   private readonly timeFactor: number;
   private nextConnId = 1;
   private port = 0;
@@ -66,6 +73,7 @@ export class TestWebServer {
     this.timeFactor = opts.timeFactor ?? 1;
     if (!(this.timeFactor >= 0)) throw new RangeError('timeFactor must be >= 0');
     this.log = new RequestLog(opts.memoryLog !== false, opts.logFile);
+    this.validators = opts.validators ? new PageValidators(web, () => this.port) : null;
     for (const s of web.sites) this.siteByHost.set(s.host.toLowerCase(), s);
     this.addresses = opts.bindPerSite ? siteAddresses(web.sites.map((s) => s.host)) : new Map();
     this.server = http.createServer({ keepAliveTimeout: opts.keepAliveTimeoutMs ?? 15_000, requestTimeout: 0 }, (req, res) =>
@@ -215,7 +223,13 @@ export class TestWebServer {
     const latency = (id !== undefined ? this.web.pageLatencyMs?.(id) : undefined) ?? site.latencyMs;
     later(ctx, scaled(ctx, latency), () => {
       if (id === undefined) return notFound(ctx);
-      send(ctx, 200, { 'content-type': this.web.contentType(id) }, renderPage(this.web, id, this.port));
+      const body = renderPage(this.web, id, this.port);
+      const v = this.validators?.headers(id, body);
+      if (v && ctx.req.method === 'GET' && notModified(ctx.req, v)) {
+        ctx.res.writeHead(304, { ...v });
+        return void ctx.res.end();
+      }
+      send(ctx, 200, { 'content-type': this.web.contentType(id), ...v }, body);
     });
   }
 }

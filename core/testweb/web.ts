@@ -86,6 +86,14 @@ export interface Web {
    * or -1. Such links are not in outLinks (outLinks are the links a crawler may follow).
    */
   nofollow?(id: number): number;
+  /**
+   * Generated webs: the number a page's filler text and nofollow choice are drawn from – its
+   * id in revision 1, and in revision 2 the revision-1 id of the same URL – so that a page that
+   * did not change between revisions renders the same bytes (the validators depend on it).
+   */
+  contentKey?(id: number): number;
+  /** Revision 2 of a generated web: revision 1, and the id there of a page's URL (-1: a new page). */
+  readonly previous?: { web: Web; id(id: number): number };
 }
 
 /** Binary search over ascending site start ids: the last site whose first id is <= id. */

@@ -1,0 +1,13 @@
+/**
+ * Schema 8: what a recrawl needs to ask only for what changed (docs/design.md section 4.8).
+ * - pages.etag, pages.last_modified: the validators the server sent with the page (ETag and
+ *   Last-Modified, as received), which a later crawl guided by this one sends back
+ *   (If-None-Match, If-Modified-Since).
+ * - pages.not_modified: 1 when the server answered 304 Not Modified to such a request: the
+ *   page counts as fetched, its content hash, size, title and links taken from the history crawl.
+ */
+export const sql = `
+ALTER TABLE pages ADD COLUMN etag TEXT;
+ALTER TABLE pages ADD COLUMN last_modified TEXT;
+ALTER TABLE pages ADD COLUMN not_modified INTEGER NOT NULL DEFAULT 0;
+`;
