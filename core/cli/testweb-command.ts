@@ -1,7 +1,11 @@
 import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { badOption } from '../errors.js';
 import { generateWeb, type WebSpec } from '../testweb/generator.js';
 import { exportGraphDir, loadGraphDir } from '../testweb/graph-files.js';
+import { applySchemes } from '../testweb/schemes.js';
+import { DEFAULT_TLS_BOTH } from '../testweb/spec.js';
+import { TestCa } from '../testweb/tls-certs.js';
 import { TestWebServer } from '../testweb/server.js';
 import { seedUrls, type Web } from '../testweb/web.js';
 import { intFlag, numberFlag, type FlagsOf } from './args.js';
@@ -27,7 +31,13 @@ const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 unt
   --seeds-out FILE       write every site's home page URL to FILE
   --validators           send ETag and Last-Modified and answer conditional requests honestly
                          (304 only for a page that did not change since revision 1)
-Prints one JSON line {url, port, resolve, sites, pages} when it is ready.`;
+  --tls SHARE            serve this share of the sites (0..1) over TLS too, on the same port, with
+                         certificates from a test CA; with --faults, the TLS fault sites as well
+  --tls-both SHARE       of the sites on TLS, the share also on http, redirecting to https (default 0.33)
+  --ca-out FILE          where the test CA's certificate goes (default: ca.pem beside --seeds-out);
+                         its key beside it (FILE-key.pem); both reused if there, so a restarted web
+                         serves certificates a crawl made against it still trusts (crawl --ca FILE)
+Prints one JSON line {url, port, resolve, sites, pages, ca} when it is ready.`;
 
 const OPTIONS = {
   'web-seed': { type: 'string' },
@@ -45,11 +55,27 @@ const OPTIONS = {
   'bind-per-site': { type: 'boolean' },
   log: { type: 'string' },
   'seeds-out': { type: 'string' },
+  tls: { type: 'string' },
+  'tls-both': { type: 'string' },
+  'ca-out': { type: 'string' },
   validators: { type: 'boolean' },
 } as const;
 
+/** A share flag (0..1), or its default. */
+function shareFlag(flags: FlagsOf<typeof OPTIONS>, name: 'tls' | 'tls-both', fallback: number): number {
+  const v = numberFlag(flags, name, 0) ?? fallback;
+  if (v > 1) throw badOption(`--${name}`, 'must be a share from 0 to 1');
+  return v;
+}
+
 export function webFromFlags(flags: FlagsOf<typeof OPTIONS>): Web {
-  if (flags.graph) return loadGraphDir(flags.graph);
+  const tls = shareFlag(flags, 'tls', 0);
+  const tlsBoth = shareFlag(flags, 'tls-both', DEFAULT_TLS_BOTH);
+  if (flags.graph) {
+    const web = loadGraphDir(flags.graph);
+    applySchemes(web.sites, web.seed ?? 0, tls, tlsBoth);
+    return web;
+  }
   const revision = intFlag(flags, 'revision', 1) ?? 1;
   if (revision !== 1 && revision !== 2) throw badOption('--revision', 'must be 1 or 2');
   const latencyText = flags.latency ?? '20';
@@ -62,6 +88,8 @@ export function webFromFlags(flags: FlagsOf<typeof OPTIONS>): Web {
     maxSitePages: intFlag(flags, 'max-site-pages', 1),
     latency: latencyText === 'off' ? false : { maxMs: numberFlag({ latency: latencyText }, 'latency', 0)! },
     bandwidth: !!flags.bandwidth,
+    tls,
+    tlsBoth,
   };
   return generateWeb(spec);
 }
@@ -78,7 +106,11 @@ export const testwebCommand = defineCommand({
       process.stdout.write(JSON.stringify({ exported: flags.export, sites: web.sites.length, pages: web.pageCount }) + '\n');
       return 0;
     }
+    const caFile = flags['ca-out'] ?? (flags['seeds-out'] ? join(dirname(flags['seeds-out']), 'ca.pem') : undefined);
+    const hasTls = web.sites.some((s) => s.scheme === 'https' || s.scheme === 'both');
+    const ca = hasTls && caFile ? await TestCa.atFiles(caFile, caFile.replace(/(\.pem)?$/, '-key.pem')) : undefined;
     const server = new TestWebServer(web, {
+      ca,
       port: intFlag(flags, 'port', 0) ?? 0,
       timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
       validators: !!flags.validators,
@@ -103,6 +135,7 @@ export const testwebCommand = defineCommand({
         resolve,
         sites: web.sites.length,
         pages: web.pageCount,
+        ca: hasTls ? (caFile ?? null) : null,
       }) + '\n',
     );
     await new Promise<void>((resolve) => {

@@ -26,6 +26,20 @@
  * | error5xx         | /flaky/0..2: 503 + Retry-After: 1 twice each, then 200;             | CRAWL_HTTP_5XX then success;     |
  * |                  | /always500: always 500                                              | CRAWL_HTTP_5XX                   |
  * | ratelimit        | /, /p/0../p/4: 429 + Retry-After: 1 on the first request, then 200  | CRAWL_HTTP_429 then success      |
+ *
+ * With sites on TLS, the TLS fault sites (https only; certificates in tls-certs.ts, handshakes
+ * in tls-front.ts). Their pages, once a handshake succeeds: / links /p/1 and /p/2.
+ *
+ * | host (+ suffix)     | behaviour                                          | --tls verify (page)      | --tls record (site's certificate) |
+ * |---------------------|----------------------------------------------------|--------------------------|-----------------------------------|
+ * | tls-expired         | leaf expired 30 days ago                           | CRAWL_TLS_EXPIRED        | fetched; CRAWL_TLS_EXPIRED        |
+ * | tls-self-signed     | leaf signed by its own key                         | CRAWL_TLS_UNTRUSTED      | fetched; CRAWL_TLS_UNTRUSTED      |
+ * | tls-wrong-name      | leaf for www.another-host.invalid                  | CRAWL_TLS_WRONG_NAME     | fetched; CRAWL_TLS_WRONG_NAME     |
+ * | tls-long-chain      | leaf under 110 intermediates (verify depth is 100) | CRAWL_TLS_UNTRUSTED      | fetched; CRAWL_TLS_UNTRUSTED      |
+ * | tls-handshake-fail  | the handshake is refused (an alert)                | CRAWL_TLS_HANDSHAKE_FAILED, both modes                       |
+ * | tls-handshake-stall | the ClientHello is never answered                  | CRAWL_TLS_HANDSHAKE_TIMEOUT, both modes                      |
+ * | tls-huge-chain      | a chain of 160 KiB (a client takes 100 KiB)        | CRAWL_TLS_HANDSHAKE_FAILED, both modes                       |
+ * | tls-record-flood    | / links /flood: one-byte TLS records, never ending | fetched /; /flood CRAWL_BODY_TOO_LARGE or a timeout        |
  */
 import { randomBytes } from 'node:crypto';
 import { brotliBomb, gzipBomb } from './bombs.js';
@@ -33,7 +47,7 @@ import { BROKEN_HTML, BROKEN_HTML_LINKS, LATIN1_TITLES, latin1Body, simplePage }
 import { later, notFound, redirect, scaled, send, sendHtml, stream, type Ctx } from './respond.js';
 import type { FaultKind } from './web.js';
 
-export { FAULT_HOSTS, FAULT_KINDS, faultHost } from './fault-kinds.js';
+export { FAULT_HOSTS, FAULT_KINDS, faultHost, TLS_FAULT_HOSTS, TLS_FAULT_KINDS } from './fault-kinds.js';
 export { BROKEN_HTML_LINKS, BROKEN_HTML_NOT_LINKS, LATIN1_TITLES } from './fault-pages.js';
 
 export const REDIRECT_CHAIN_LENGTH = 50;
@@ -54,6 +68,16 @@ export class FaultState {
 }
 
 type Handler = (ctx: Ctx, state: FaultState) => void;
+
+/** Pages of a TLS fault site whose handshake succeeds. */
+const tlsPages: Handler = (ctx) => {
+  const known = ['/', '/p/1', '/p/2'];
+  if (known.includes(ctx.path)) return page(ctx, `Certificate fault ${ctx.path}`, ['/p/1', '/p/2']);
+  notFound(ctx);
+};
+
+/** Their handshake never completes: nothing is ever asked over HTTP. */
+const unreachable: Handler = (ctx) => notFound(ctx);
 
 const HTML = 'text/html; charset=utf-8';
 const page = (ctx: Ctx, title: string, hrefs: string[] = ['/']) => sendHtml(ctx, 200, simplePage(title, hrefs));
@@ -175,6 +199,29 @@ const HANDLERS: Record<FaultKind, Handler> = {
     if (!/^\/flaky\/[0-2]$/.test(ctx.path)) return notFound(ctx);
     if (state.hit(ctx) <= 2) return sendHtml(ctx, 503, simplePage('Try later', []), { 'retry-after': '1' });
     page(ctx, `Recovered ${ctx.path}`);
+  },
+  'tls-expired': tlsPages,
+  'tls-self-signed': tlsPages,
+  'tls-wrong-name': tlsPages,
+  'tls-long-chain': tlsPages,
+  'tls-handshake-fail': unreachable,
+  'tls-handshake-stall': unreachable,
+  'tls-huge-chain': unreachable,
+  'tls-record-flood': (ctx) => {
+    if (ctx.path === '/') return page(ctx, 'Record flood', ['/flood']);
+    if (ctx.path !== '/flood') return notFound(ctx);
+    ctx.res.writeHead(200, { 'content-type': HTML });
+    if (ctx.head) return void ctx.res.end();
+    // One byte a write: each goes out as a TLS record of its own, for as long as the client reads.
+    const one = Buffer.from('x');
+    const pump = (): void => {
+      for (let i = 0; i < 256 && !ctx.res.destroyed; i++) {
+        ctx.entry.bytes++;
+        if (!ctx.res.write(one)) return void ctx.res.once('drain', pump);
+      }
+      if (!ctx.res.destroyed) setImmediate(pump);
+    };
+    pump();
   },
   ratelimit: (ctx, state) => {
     const known = ['/', '/p/0', '/p/1', '/p/2', '/p/3', '/p/4'];

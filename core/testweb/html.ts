@@ -8,7 +8,7 @@
  * (Web.nofollow) and filler paragraphs up to the page's target size.
  */
 import { hash } from '../random.js';
-import { isHtml, type Web } from './web.js';
+import { isHtml, siteScheme, type Web } from './web.js';
 import { fillerText } from './words.js';
 
 const S_HREF = 41;
@@ -43,14 +43,26 @@ export function relativeRef(from: string, to: string): string | null {
   return rel;
 }
 
-/** The href page `from` uses for its link number `k` to page `to`. */
+/**
+ * The href page `from` uses for its link number `k` to page `to`. Absolute links carry the
+ * target's scheme; a link from another site to a site on both schemes says http one time in
+ * two (the crawler follows the redirect); a protocol-relative link only where the scheme it
+ * inherits reaches the target.
+ */
 export function hrefFor(web: Web, from: number, to: number, k: number, port: number): string {
   const seed = web.seed ?? 0;
   const toSite = web.siteOf(to);
+  const fromSite = web.siteOf(from);
   const toPath = web.path(to);
-  const absolute = `http://${web.sites[toSite]!.host}:${port}${toPath}`;
-  const r = hash(seed, from, k, S_HREF) % 20;
-  if (web.siteOf(from) !== toSite) return r < 18 ? absolute : absolute.slice(5); // protocol-relative
+  const target = web.sites[toSite]!;
+  const h = hash(seed, from, k, S_HREF);
+  const r = h % 20;
+  const scheme = target.scheme === 'both' && fromSite !== toSite && ((h >>> 8) & 1) === 0 ? 'http' : siteScheme(target);
+  const absolute = `${scheme}://${target.host}:${port}${toPath}`;
+  if (fromSite !== toSite) {
+    const inherited = siteScheme(web.sites[fromSite]!);
+    return r < 18 || (inherited !== siteScheme(target) && target.scheme !== 'both') ? absolute : `//${target.host}:${port}${toPath}`; // protocol-relative
+  }
   if (r < 12) return toPath;
   if (r < 15) return relativeRef(web.path(from), toPath) ?? toPath;
   return absolute;

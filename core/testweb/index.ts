@@ -14,7 +14,10 @@ export {
   faultHost,
   LATIN1_TITLES,
   REDIRECT_CHAIN_LENGTH,
+  TLS_FAULT_HOSTS,
+  TLS_FAULT_KINDS,
 } from './faults.js';
+export { TestCa } from './tls-certs.js';
 export { renderPage, relativeRef } from './html.js';
 export { now } from './request-log.js';
 export {
@@ -25,5 +28,7 @@ export {
   type FaultKind,
   type RobotsKind,
   type SiteInfo,
+  type SiteScheme,
+  type TlsFaultKind,
   type Web,
 } from './web.js';

@@ -1,18 +1,25 @@
 /**
  * Where each site's pages sit in the id space, and the SiteInfo records the server reads.
  */
-import { FAULT_KINDS, faultHost, faultRobots } from './fault-kinds.js';
+import { FAULT_KINDS, faultHost, faultRobots, isTlsFault, TLS_FAULT_KINDS } from './fault-kinds.js';
+import { schemeOf } from './schemes.js';
 import type { Layout } from './link-builder.js';
 import { siteTraits, type SiteTraits } from './site-model.js';
 import type { ResolvedSpec } from './spec.js';
-import type { SiteInfo } from './web.js';
+import type { FaultKind, SiteInfo } from './web.js';
 
 /** Separate the random streams of the two revisions. */
 export const REV1_SALT = 0x1e51;
 export const REV2_SALT = 0x2e52;
 
+/** The web's fault sites, in order: none without faults; the TLS ones too when sites are on TLS. */
+export function faultKinds(o: ResolvedSpec): readonly FaultKind[] {
+  if (!o.faults) return [];
+  return o.tls > 0 ? [...FAULT_KINDS, ...TLS_FAULT_KINDS] : FAULT_KINDS;
+}
+
 export function faultCount(o: ResolvedSpec): number {
-  return o.faults ? FAULT_KINDS.length : 0;
+  return faultKinds(o).length;
 }
 
 /** Site start ids for the given ordinary site sizes, with the fault sites appended. */
@@ -45,9 +52,10 @@ export function siteInfos(o: ResolvedSpec, L: Layout): SiteInfo[] {
         bytesPerSec: t.bytesPerSec,
         keepAliveMax: t.keepAliveMax,
         robots: t.robots,
+        ...(o.tls > 0 ? { scheme: schemeOf(o.seed, s, o.tls, o.tlsBoth) } : {}),
       });
     } else {
-      const kind = FAULT_KINDS[s - L.ordinary]!;
+      const kind = faultKinds(o)[s - L.ordinary]!;
       out.push({
         host: faultHost(kind, o.suffix),
         first: L.firsts[s]!,
@@ -57,6 +65,7 @@ export function siteInfos(o: ResolvedSpec, L: Layout): SiteInfo[] {
         keepAliveMax: 100,
         robots: faultRobots(kind),
         fault: kind,
+        ...(isTlsFault(kind) ? { scheme: 'https' as const } : {}),
       });
     }
   }

@@ -28,6 +28,8 @@ export interface ServedRequest {
   status: number;
   /** Body bytes written. */
   bytes: number;
+  /** 'https' for a request over TLS (absent for plain HTTP); method 'TLS' marks a handshake that never reached HTTP. */
+  scheme?: 'https';
 }
 
 export interface ConnRecord {

@@ -5,16 +5,23 @@
  * answered with Connection: close), robots.txt variety and the fault sites; and it records
  * every request and connection so tests can check a crawler's politeness precisely.
  * Pages are rendered on demand; nothing per page is cached.
+ *
+ * A web with sites on TLS is served on the same port over both schemes (tls-front.ts), with
+ * certificates from a test CA (tls-certs.ts; `ca`): a site on https only answers plain HTTP
+ * with 400, as nginx does on its TLS port; a site on both redirects every http request to https.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { FaultState, serveFault } from './faults.js';
 import { renderPage } from './html.js';
 import { notModified, PageValidators } from './validators.js';
 import { now, RequestLog, type ConnRecord, type ServedRequest } from './request-log.js';
 import { later, notFound, redirect, scaled, send, type Ctx } from './respond.js';
 import { robotsAnswer } from './robots.js';
-import { pageUrl, type SiteInfo, type Web } from './web.js';
+import { TestCa } from './tls-certs.js';
+import { TlsFront } from './tls-front.js';
+import { isTlsSite, pageUrl, type SiteInfo, type Web } from './web.js';
 
 export type { ConnRecord, ServedRequest } from './request-log.js';
 
@@ -45,17 +52,21 @@ export interface TestWebServerOptions {
    * (see siteAddresses). Crawlers then reach a site by its address, and per-IP rules apply.
    */
   bindPerSite?: boolean;
-}
-
-interface SocketState {
-  conn: ConnRecord;
+  /** The CA whose certificates the TLS sites serve; default: a new one made by start(). */
+  ca?: TestCa;
 }
 
 export class TestWebServer {
   readonly connections = new Map<number, ConnRecord>();
   private readonly server: http.Server;
   private readonly log: RequestLog;
-  private readonly sockets = new Map<Socket, SocketState>();
+  /** Every open connection (its TCP socket) with its record. */
+  private readonly sockets = new Map<Socket, ConnRecord>();
+  /** The record of every connection by its TCP socket, and by its TLS socket over TLS. */
+  private readonly connOf = new WeakMap<Socket, ConnRecord>();
+  private front: TlsFront | null = null;
+  /** The CA of the TLS sites (null for a web without any). */
+  ca: TestCa | null = null;
   private readonly siteByHost = new Map<string, SiteInfo>();
   private readonly faults = new FaultState();
   private readonly validators: PageValidators | null;
@@ -80,7 +91,6 @@ export class TestWebServer {
       this.onRequest(req, res),
     );
     this.server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 15_000;
-    this.server.on('connection', (socket: Socket) => this.onConnection(socket));
     // A client that vanishes mid-request must not take the server down.
     this.server.on('clientError', (_err, socket: Socket) => socket.destroy());
   }
@@ -90,27 +100,38 @@ export class TestWebServer {
     return this.log.requests;
   }
 
+  /** Whether any site answers over TLS. */
+  get hasTls(): boolean {
+    return this.web.sites.some(isTlsSite);
+  }
+
   async start(): Promise<number> {
-    if (this.opts.bindPerSite) return this.startPerSite();
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
-        this.server.off('error', reject);
-        const addr = this.server.address();
-        this.port = typeof addr === 'object' && addr ? addr.port : 0;
-        resolve(this.port);
+    if (this.hasTls) {
+      this.ca = this.opts.ca ?? (await TestCa.create());
+      const hostByAddress = new Map([...this.addresses].map(([host, address]) => [address, host]));
+      this.front = new TlsFront(this.ca, {
+        siteByHost: (host) => this.siteByHost.get(host),
+        hostByAddress: (address) => hostByAddress.get(address),
+        serve: (socket, raw) => {
+          const conn = raw && this.connOf.get(raw);
+          if (conn) this.connOf.set(socket, conn);
+          this.server.emit('connection', socket);
+        },
+        closed: (raw, host) => this.logUnused(raw, host),
       });
-    });
+    }
+    return this.listen(this.opts.bindPerSite ? [...new Set(this.addresses.values())] : [this.opts.host ?? '127.0.0.1']);
   }
 
   /**
-   * One plain TCP listener per address, all on the port the first one got, each handing its
-   * sockets to the one HTTP server (so keep-alive, logging and routing stay shared).
+   * One plain TCP listener per address (one, or one per site with bindPerSite), all on the
+   * port the first one got, each handing its sockets to the one HTTP server (so keep-alive,
+   * logging and routing stay shared), through the TLS front when sites are on TLS.
    */
-  private async startPerSite(): Promise<number> {
+  private async listen(addresses: string[]): Promise<number> {
     let port = this.opts.port ?? 0;
-    for (const address of new Set(this.addresses.values())) {
-      const listener = net.createServer((socket) => this.server.emit('connection', socket));
+    for (const address of addresses) {
+      const listener = net.createServer((socket) => this.accept(socket));
       await new Promise<void>((resolve, reject) => {
         listener.once('error', reject);
         listener.listen(port, address, () => {
@@ -125,12 +146,9 @@ export class TestWebServer {
     return port;
   }
 
-  /** Closes the listener and every socket (stalled responses included), then the log file. */
+  /** Closes the listener and every socket (stalled responses and handshakes included), then the log file. */
   async stop(): Promise<void> {
-    const closed =
-      this.listeners.length > 0
-        ? Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve())))).then(() => {})
-        : new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve())))).then(() => {});
     const sockets = [...this.sockets.keys()].map((s) => new Promise((resolve) => s.once('close', resolve)));
     this.server.closeAllConnections();
     for (const socket of this.sockets.keys()) socket.destroy();
@@ -150,10 +168,17 @@ export class TestWebServer {
     return this.sockets.size;
   }
 
-  private onConnection(socket: Socket): void {
+  private newConn(): ConnRecord {
     const conn: ConnRecord = { connId: this.nextConnId++, host: '', openedAt: now(), closedAt: null, requests: 0 };
     this.connections.set(conn.connId, conn);
-    this.sockets.set(socket, { conn });
+    return conn;
+  }
+
+  /** A new TCP connection: recorded, then served over HTTP, or through the TLS front. */
+  private accept(socket: Socket): void {
+    const conn = this.newConn();
+    this.sockets.set(socket, conn);
+    this.connOf.set(socket, conn);
     socket.once('close', () => {
       conn.closedAt = now();
       this.sockets.delete(socket);
@@ -161,11 +186,23 @@ export class TestWebServer {
       // one request per connection would otherwise hold a million records.
       if (this.opts.memoryLog === false) this.connections.delete(conn.connId);
     });
+    if (this.front) this.front.accept(socket);
+    else this.server.emit('connection', socket);
+  }
+
+  /** A TLS connection that never got to HTTP, as one log entry (method 'TLS', status 0). */
+  private logUnused(raw: Socket, host: string): void {
+    const conn = this.connOf.get(raw);
+    if (conn && conn.requests > 0) return;
+    if (conn && conn.host === '') conn.host = host;
+    const t = now();
+    this.log.add({ t: conn?.openedAt ?? t, tEnd: t, host, connId: conn?.connId ?? 0, path: '', method: 'TLS', status: 0, bytes: 0, scheme: 'https' });
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const t = now();
-    const conn = this.sockets.get(req.socket)?.conn;
+    const encrypted = (req.socket as TLSSocket).encrypted === true;
+    const conn = this.connOf.get(req.socket);
     let path = req.url ?? '/';
     let hostHeader = req.headers.host ?? '';
     if (/^https?:\/\//i.test(path)) {
@@ -176,6 +213,7 @@ export class TestWebServer {
     }
     const host = stripPort(hostHeader).toLowerCase();
     const entry: ServedRequest = { t, tEnd: NaN, host, connId: conn?.connId ?? 0, path, method: req.method ?? 'GET', status: 0, bytes: 0 };
+    if (encrypted) entry.scheme = 'https';
     let n = 1;
     if (conn) {
       if (conn.requests === 0) conn.host = host;
@@ -211,6 +249,10 @@ export class TestWebServer {
     }
     // Drain any request body so the connection stays usable.
     req.resume();
+    if (!encrypted && site.scheme === 'https') {
+      return send(ctx, 400, { 'content-type': 'text/plain; charset=utf-8' }, 'The plain HTTP request was sent to an HTTPS-only site\n');
+    }
+    if (!encrypted && site.scheme === 'both') return redirect(ctx, 301, `https://${host}:${this.port}${path}`);
     const robots = robotsAnswer(site, path.split('?')[0]!);
     if (robots) {
       return later(ctx, scaled(ctx, site.latencyMs), () => {

@@ -23,6 +23,10 @@ export interface WebSpec {
   bandwidth?: boolean;
   /** Default '.demo'. */
   hostSuffix?: string;
+  /** Share of the ordinary sites served over TLS, 0..1 (default 0); with `faults`, the TLS fault sites too. */
+  tls?: number;
+  /** Of the sites on TLS, the share also answering http (redirecting to https), 0..1; default 1/3. */
+  tlsBoth?: number;
 }
 
 /** The spec with defaults filled in and checked once, as used by every later step. */
@@ -37,6 +41,8 @@ export interface ResolvedSpec {
   bandwidth: boolean;
   suffix: string;
   hostWidth: number;
+  tls: number;
+  tlsBoth: number;
 }
 
 export function resolveSpec(spec: WebSpec): ResolvedSpec {
@@ -49,6 +55,8 @@ export function resolveSpec(spec: WebSpec): ResolvedSpec {
   if (spec.maxSitePages !== undefined) check(spec.maxSitePages, 'maxSitePages', 1);
   if (spec.revision !== undefined && spec.revision !== 1 && spec.revision !== 2) throw badOption('revision', 'must be 1 or 2');
   if (spec.latency && !(spec.latency.maxMs >= 0)) throw badOption('latency.maxMs', 'must be >= 0');
+  checkShare(spec.tls, '--tls');
+  checkShare(spec.tlsBoth, '--tls-both');
   const suffix = (spec.hostSuffix ?? '.demo').toLowerCase();
   if (!/^(\.[a-z0-9-]+)+$/.test(suffix)) throw badOption('hostSuffix', `'${suffix}' is not like '.demo'`);
   const cap = spec.maxSitePages ?? Math.max(1, Math.floor(spec.pages / 4));
@@ -65,7 +73,16 @@ export function resolveSpec(spec: WebSpec): ResolvedSpec {
     bandwidth: spec.bandwidth ?? false,
     suffix,
     hostWidth,
+    tls: spec.tls ?? 0,
+    tlsBoth: spec.tlsBoth ?? DEFAULT_TLS_BOTH,
   };
+}
+
+/** Of the sites on TLS, the share on both schemes unless the spec says. */
+export const DEFAULT_TLS_BOTH = 1 / 3;
+
+function checkShare(v: number | undefined, name: string): void {
+  if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1)) throw badOption(name, 'must be a share from 0 to 1');
 }
 
 /** Sites born between revision 1 and 2: ~10%. */

@@ -31,7 +31,27 @@ export type FaultKind =
   | 'robots500'
   | 'robots404'
   | 'error5xx'
-  | 'ratelimit';
+  | 'ratelimit'
+  | TlsFaultKind;
+
+/**
+ * The TLS fault sites (https only; tls-certs.ts makes their certificates, server.ts their
+ * handshakes): a certificate expired, self-signed, issued for another name, under a chain
+ * deeper than a client verifies or bigger than it takes; a handshake refused or never
+ * answered; and, once connected, a flood of one-byte TLS records.
+ */
+export type TlsFaultKind =
+  | 'tls-expired'
+  | 'tls-self-signed'
+  | 'tls-wrong-name'
+  | 'tls-handshake-fail'
+  | 'tls-handshake-stall'
+  | 'tls-long-chain'
+  | 'tls-huge-chain'
+  | 'tls-record-flood';
+
+/** How a site answers: over http only (the default), https only, or both, its http answers redirecting to https. */
+export type SiteScheme = 'http' | 'https' | 'both';
 
 export interface SiteInfo {
   /** Virtual host without port, e.g. 's0001.demo'; the server routes on the Host header. */
@@ -51,6 +71,18 @@ export interface SiteInfo {
   fault?: FaultKind;
   /** Hand webs: an explicit robots.txt body or status, overriding `robots`. */
   robotsTxt?: string | { status: number };
+  /** Default 'http'. */
+  scheme?: SiteScheme;
+}
+
+/** Whether the site answers TLS handshakes. */
+export function isTlsSite(site: SiteInfo): boolean {
+  return site.scheme === 'https' || site.scheme === 'both';
+}
+
+/** The scheme of a site's pages' URLs: https for a site on TLS (a site on both redirects http there). */
+export function siteScheme(site: SiteInfo): 'http' | 'https' {
+  return isTlsSite(site) ? 'https' : 'http';
 }
 
 /** An anchor exactly as a hand-made page renders it. */
@@ -108,9 +140,10 @@ export function searchFirst(firsts: ArrayLike<number>, id: number): number {
   return lo;
 }
 
-/** Absolute URL of a page as served on loopback. */
+/** Absolute URL of a page as served on loopback (https for a site on TLS; one port serves both schemes). */
 export function pageUrl(web: Web, id: number, port: number): string {
-  return `http://${web.sites[web.siteOf(id)]!.host}:${port}${web.path(id)}`;
+  const site = web.sites[web.siteOf(id)]!;
+  return `${siteScheme(site)}://${site.host}:${port}${web.path(id)}`;
 }
 
 /** Ids of every site's home page (fault sites included unless asked otherwise). */
@@ -120,9 +153,15 @@ export function homePages(web: Web, opts: { faults?: boolean } = {}): number[] {
   return out;
 }
 
-/** Home page URLs, to seed a crawl with every site. */
+/**
+ * Home page URLs, to seed a crawl with every site. A site on both schemes is seeded with its
+ * http URL, as a seed list made years ago names it: the crawl follows its redirect to https.
+ */
 export function seedUrls(web: Web, port: number, opts: { faults?: boolean } = {}): string[] {
-  return homePages(web, opts).map((id) => pageUrl(web, id, port));
+  return homePages(web, opts).map((id) => {
+    const url = pageUrl(web, id, port);
+    return web.sites[web.siteOf(id)]!.scheme === 'both' ? 'http' + url.slice(5) : url;
+  });
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
