@@ -68,7 +68,7 @@ export function reportText(r: CompareReport, top: number): string {
     '',
     `pages${r.host ? ` of ${r.host}` : ''}: A ${num(r.pages.inA)}, B ${num(r.pages.inB)}; only A ${num(r.pages.onlyA)}, only B ${num(r.pages.onlyB)}, both ${num(r.pages.both)} (Jaccard ${fix(r.pages.jaccard)})`,
     `sites: A ${num(r.sites.inA)}, B ${num(r.sites.inB)}; only A ${num(r.sites.onlyA)}, only B ${num(r.sites.onlyB)}, both ${num(r.sites.both)} (Jaccard ${fix(r.sites.jaccard)})`,
-    `common pages: ${num(r.common.pages)}, content changed ${num(r.common.contentChanged)}, size changed ${num(r.common.sizeChanged)}`,
+    `common pages: ${num(r.common.pages)}, content changed ${num(r.common.contentChanged)}, size changed ${num(r.common.sizeChanged)}, http in one and https in the other ${num(r.common.acrossSchemes)}; not modified (304) in A ${num(r.common.notModifiedA)}, in B ${num(r.common.notModifiedB)}`,
     `links out of common pages: A ${num(r.links.linksA)}, B ${num(r.links.linksB)}; new ${num(r.links.added)} (${pct(r.links.newShare)} of B's), vanished ${num(r.links.vanished)}`,
     `PageRank (${p.sourceA} / ${p.sourceB}): tau-b ${fix(p.kendallTauB)}, rho ${fix(p.spearmanRho)}, top-100 overlap ${pct(p.topK[0]!.overlap)}, top-1000 overlap ${pct(p.topK[1]!.overlap)}`,
     `B's pages that A had: ${pct(p.pagesShareInA)}, holding ${pct(p.pageRankShareInA)} of B's PageRank`,

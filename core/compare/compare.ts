@@ -207,6 +207,10 @@ async function assemble(a: CrawlSide, b: CrawlSide, keys: SiteKeys, mode: SiteKe
   if (pa.source === 'computed' || pb.source === 'computed') notes.push('PageRank computed in memory for the crawl(s) without a stored run (nothing was written)');
   const timelines = { a: a.reader.timeline(400), b: b.reader.timeline(400) };
   for (const [name, t] of [['A', timelines.a], ['B', timelines.b]] as const) if (t === null) notes.push(`crawl ${name} was made before crawlbench stored timelines: its throughput curve is absent`);
+  if (join.acrossSchemes > 0) notes.push(`pages are matched whatever their scheme: ${join.acrossSchemes.toLocaleString('en-US')} common pages are http in one crawl and https in the other`);
+  for (const [name, s] of [['A', a], ['B', b]] as const) {
+    if (s.notModified > 0) notes.push(`crawl ${name} asked its history crawl's pages conditionally: ${s.notModified.toLocaleString('en-US')} were not modified (304), their content and links taken from that crawl`);
+  }
   progress('done', 1);
   return {
     a: sa,
@@ -217,7 +221,10 @@ async function assemble(a: CrawlSide, b: CrawlSide, keys: SiteKeys, mode: SiteKe
     pages,
     sites: siteSets(join),
     ...statusTables(join),
-    common: { pages: join.both, contentChanged: join.contentChanged, sizeChanged: join.sizeChanged, bytesA: join.bytesBothA, bytesB: join.bytesBothB },
+    common: {
+      pages: join.both, contentChanged: join.contentChanged, sizeChanged: join.sizeChanged, bytesA: join.bytesBothA, bytesB: join.bytesBothB,
+      acrossSchemes: join.acrossSchemes, notModifiedA: a.notModified, notModifiedB: b.notModified,
+    },
     links,
     pageLists: lists,
     pagerank,

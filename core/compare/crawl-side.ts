@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlReader } from '../store/crawl-reader.js';
 import { urlFingerprintInto } from '../store/url-index.js';
+import { pageKey } from '../url/page-identity.js';
 import { siteKey, type SiteKeyMode } from '../url/site-key.js';
 import { STATUS_CLASSES } from './report.js';
 import { sortKeys64, type Keys64 } from './sort64.js';
@@ -53,6 +54,10 @@ export interface CrawlSide {
   site: Int32Array;
   /** 1 when the page passes the --host filter (all 1 without one). */
   kept: Uint8Array;
+  /** 1 when the page's URL is https (pages are matched whatever their scheme). */
+  https: Uint8Array;
+  /** Pages a conditional recrawl was told were not modified. */
+  notModified: number;
   /** Every page, sorted by fingerprint (payload: page id). */
   byFp: Keys64;
 }
@@ -100,11 +105,15 @@ export async function loadSide(path: string, keys: SiteKeys, mode: SiteKeyMode, 
       hash: new Uint32Array(maxId + 1),
       site: new Int32Array(maxId + 1).fill(-1),
       kept: new Uint8Array(maxId + 1),
+      https: new Uint8Array(maxId + 1),
+      notModified: reader.notModifiedCount(),
       byFp: { hi: new Uint32Array(0), lo: new Uint32Array(0), length: 0 },
     };
     let n = 0;
     for (const p of reader.pages(['url', 'status', 'httpStatus', 'bytes', 'contentHash'])) {
-      urlFingerprintInto(p.url, side.fpHi, side.fpLo, p.id);
+      // Matched whatever the scheme: a page that moved from http to https is the same page.
+      urlFingerprintInto(pageKey(p.url), side.fpHi, side.fpLo, p.id);
+      side.https[p.id] = p.url.startsWith('https:') ? 1 : 0;
       side.cls[p.id] = classOf(p.status, p.httpStatus);
       side.bytes[p.id] = p.bytes ?? 0;
       side.hash[p.id] = p.contentHash ? parseInt(p.contentHash.slice(0, 8), 16) >>> 0 : 0;

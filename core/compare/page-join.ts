@@ -1,5 +1,5 @@
 /**
- * The two crawls' pages joined by URL: one merge of their fingerprint-sorted page lists
+ * The two crawls' pages joined by URL, whatever its scheme (docs/design.md section 4.8): one merge of their fingerprint-sorted page lists
  * gives the sets (pages only in A, only in B, in both), the status changes and content
  * changes of common pages, and every per-site count; the pages fetched in both are kept as
  * id pairs for the link and PageRank comparisons.
@@ -35,6 +35,8 @@ export interface PageJoin {
   statusChanges: number[][];
   /** Common fetched pages whose content hash differs; their sizes. */
   contentChanged: number;
+  /** Common fetched pages whose URL is http in one crawl and https in the other. */
+  acrossSchemes: number;
   bytesBothA: number;
   bytesBothB: number;
   sizeChanged: number;
@@ -77,7 +79,7 @@ export function joinPages(a: CrawlSide, b: CrawlSide, siteCount: number): PageJo
     classesA: new Array<number>(k).fill(0),
     classesB: new Array<number>(k).fill(0),
     statusChanges: Array.from({ length: k }, () => new Array<number>(k).fill(0)),
-    contentChanged: 0, bytesBothA: 0, bytesBothB: 0, sizeChanged: 0,
+    contentChanged: 0, acrossSchemes: 0, bytesBothA: 0, bytesBothB: 0, sizeChanged: 0,
     pairA: new Uint32Array(0), pairB: new Uint32Array(0),
     bothA: new Uint8Array(a.maxId + 1), bothB: new Uint8Array(b.maxId + 1),
     sites,
@@ -130,6 +132,7 @@ function inBoth(a: CrawlSide, b: CrawlSide, ida: number, idb: number, j: PageJoi
   pairsA.push(ida);
   pairsB.push(idb);
   if (changed) j.contentChanged++;
+  if (a.https[ida] !== b.https[idb]) j.acrossSchemes++;
   j.bytesBothA += a.bytes[ida]!;
   j.bytesBothB += b.bytes[idb]!;
   if (a.bytes[ida] !== b.bytes[idb]) j.sizeChanged++;

@@ -37,7 +37,10 @@ export function reportTables(r: CompareReport): Record<string, string> {
     ]),
     'status-classes.csv': csv(['status', 'a', 'b'], r.statusClasses.map((s) => [s.status, s.a, s.b])),
     'status-changes.csv': csv(['from', 'to', 'pages'], r.statusChanges.map((s) => [s.from, s.to, s.pages])),
-    'common-pages.csv': csv(['pages', 'contentChanged', 'sizeChanged', 'bytesA', 'bytesB'], [[r.common.pages, r.common.contentChanged, r.common.sizeChanged, r.common.bytesA, r.common.bytesB]]),
+    'common-pages.csv': csv(
+      ['pages', 'contentChanged', 'sizeChanged', 'bytesA', 'bytesB', 'acrossSchemes', 'notModifiedA', 'notModifiedB'],
+      [[r.common.pages, r.common.contentChanged, r.common.sizeChanged, r.common.bytesA, r.common.bytesB, r.common.acrossSchemes, r.common.notModifiedA, r.common.notModifiedB]],
+    ),
     'links.csv': csv(['linksA', 'linksB', 'kept', 'added', 'vanished', 'newShare'], [[r.links.linksA, r.links.linksB, r.links.kept, r.links.added, r.links.vanished, r.links.newShare]]),
     'sites.csv': csv(
       ['site', 'pagesA', 'pagesB', 'growth', 'added', 'removed', 'changed', 'bytesA', 'bytesB', 'errorsA', 'errorsB', 'connectMsA', 'connectMsB', 'pagesPerConnectionA', 'pagesPerConnectionB'],

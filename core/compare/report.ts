@@ -140,7 +140,12 @@ export interface CompareReport {
   sites: { inA: number; inB: number; onlyA: number; onlyB: number; both: number; jaccard: number };
   statusClasses: Array<{ status: string; a: number; b: number }>;
   statusChanges: Array<{ from: string; to: string; pages: number }>;
-  common: { pages: number; contentChanged: number; sizeChanged: number; bytesA: number; bytesB: number };
+  /**
+   * acrossSchemes: pages paired though one crawl has them over http and the other over https
+   * (pages are matched whatever their scheme); notModifiedA/B: pages a conditional recrawl was
+   * told had not changed (304), their content taken from its history crawl.
+   */
+  common: { pages: number; contentChanged: number; sizeChanged: number; bytesA: number; bytesB: number; acrossSchemes: number; notModifiedA: number; notModifiedB: number };
   links: LinkDiff;
   pageLists: PageLists;
   pagerank: PageRankDiff;

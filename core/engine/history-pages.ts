@@ -19,6 +19,7 @@ export interface Validators {
 
 export interface HistoryPage extends Validators {
   id: number;
+  httpStatus: number;
   contentType: string | null;
   bytes: number | null;
   contentHash: string | null;
@@ -28,6 +29,7 @@ export interface HistoryPage extends Validators {
 
 interface PageRow extends Validators {
   id: number;
+  httpStatus: number;
   contentType: string | null;
   bytes: number | null;
   contentHash: string | null;
@@ -56,7 +58,7 @@ export class HistoryPages {
     }
     // Only pages fetched whole, with their links, can stand in for a download: not duplicates,
     // errors or redirects, nor pages that were themselves taken from an earlier crawl.
-    const byUrl = db.prepare(`SELECT id, etag, last_modified AS lastModified, content_type AS contentType, bytes,
+    const byUrl = db.prepare(`SELECT id, http_status AS httpStatus, etag, last_modified AS lastModified, content_type AS contentType, bytes,
       content_hash AS contentHash, title, noindex FROM pages
       WHERE url = ? AND status = 'fetched' AND http_status BETWEEN 200 AND 299 AND (etag IS NOT NULL OR last_modified IS NOT NULL)`);
     const links = db.prepare(`SELECT p.url AS url, l.anchor AS anchor, l.nofollow AS nofollow, l.kind AS kind
@@ -81,7 +83,7 @@ export class HistoryPages {
   /** The page as the history crawl fetched it. */
   page(url: string): HistoryPage | null {
     const r = this.row(url);
-    return r ? { id: r.id, etag: r.etag, lastModified: r.lastModified, contentType: r.contentType, bytes: r.bytes, contentHash: r.contentHash, title: r.title, noindex: r.noindex === 1 } : null;
+    return r ? { id: r.id, httpStatus: r.httpStatus, etag: r.etag, lastModified: r.lastModified, contentType: r.contentType, bytes: r.bytes, contentHash: r.contentHash, title: r.title, noindex: r.noindex === 1 } : null;
   }
 
   /** Its links as the history crawl stored them (redirects aside), as if extracted again. */

@@ -204,7 +204,8 @@ function record(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResp
   const { store, counters } = ctx;
   store.recordFetch(job.id, {
     status: c.duplicateOf !== null ? 'duplicate' : 'fetched',
-    httpStatus: res.status,
+    // A 304 stands for the page the history holds: its status (200) is the page's; not_modified says a 304 came.
+    httpStatus: past ? past.httpStatus : res.status,
     contentType: past ? past.contentType : res.contentType,
     bytes: past ? (past.bytes ?? 0) : res.body.length,
     contentHash: c.hash,

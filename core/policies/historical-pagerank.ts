@@ -1,3 +1,4 @@
+import { schemeVariants } from '../url/page-identity.js';
 import { mulberry32 } from '../random.js';
 import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
@@ -52,7 +53,9 @@ export class HistoricalPageRank implements Policy {
     this.pending.add(page.id, page.site);
     const known = this.value.get(page.id);
     if (known !== undefined) return known;
-    const old = this.history.get(page.url);
+    // The same page whatever its scheme: one that moved from http to https is still known.
+    const [own, other] = schemeVariants(page.url);
+    const old = this.history.get(own) ?? this.history.get(other);
     let v = 0;
     if (old !== undefined) {
       v = old;

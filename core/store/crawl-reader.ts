@@ -213,6 +213,10 @@ export class CrawlReader {
     const rows = this.statement("SELECT substr(name, 7) AS code, value FROM counters WHERE name LIKE 'error:%'").all() as Array<{ code: string; value: number }>;
     return Object.fromEntries(rows.map((r) => [r.code, r.value]));
   }
+  /** Pages a conditional recrawl was told were not modified (304), as of the snapshot. */
+  notModifiedCount(): number {
+    return this.statement('SELECT count(*) AS n FROM pages WHERE not_modified = 1 AND fetch_seq <= @s').pluck().get(this.bounds) as number;
+  }
   /** Counts that the indexes answer without a scan. */
   counts(): CrawlCounts {
     return this.statement(

@@ -33,6 +33,7 @@ export function summaryCards(r: CompareReport): Card[] {
     { id: 'sites', label: 'Sites A / B / both', value: `${count(r.sites.inA)} / ${count(r.sites.inB)} / ${count(r.sites.both)}`, hint: 'sites with a page fetched in each crawl, and in both' },
     { id: 'sites-jaccard', label: 'Jaccard overlap (sites)', value: fixed3(r.sites.jaccard), hint: 'sites in both over sites in either' },
     { id: 'content-changed', label: 'Content changed', value: `${count(r.common.contentChanged)} of ${count(r.common.pages)}`, hint: 'pages fetched in both whose content hash differs' },
+    { id: 'not-modified', label: 'Not modified (304)', value: `${count(r.common.notModifiedB)} in B, ${count(r.common.notModifiedA)} in A`, hint: 'pages a recrawl asked for only if they had changed, and the server said they had not: their content and links come from the history crawl' },
     { id: 'new-links', label: 'New links', value: share(r.links.newShare), hint: `share of B's links out of pages in both that A did not have (${count(r.links.added)} new, ${count(r.links.vanished)} vanished)` },
     { id: 'tau', label: 'Kendall tau-b', value: fixed3(p.kendallTauB), hint: 'rank correlation of PageRank over the pages in both' },
     { id: 'rho', label: 'Spearman rho', value: fixed3(p.spearmanRho), hint: 'rank correlation of PageRank over the pages in both' },

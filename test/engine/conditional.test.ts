@@ -9,6 +9,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compareCrawls } from '../../core/compare/compare.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { renderPage } from '../../core/testweb/html.js';
 import { TestWebServer } from '../../core/testweb/server.js';
@@ -20,6 +21,9 @@ const spec = { seed: 26, sites: 30, pages: 1500 } as const;
 const rev1 = generateWeb({ ...spec, revision: 1 });
 const rev2 = generateWeb({ ...spec, revision: 2 });
 const dir = tmpDir('crawlbench-conditional-');
+const oldDb = join(dir, 'rev1.db');
+const withValidators = join(dir, 'rev2-conditional.db');
+const full = join(dir, 'rev2-full.db');
 
 /** A GET to the test web on loopback, naming the site in Host (fetch() may not set Host). */
 function request(port: number, host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; etag: string | undefined }> {
@@ -93,9 +97,6 @@ describe('conditional recrawl', async () => {
     }
   }, 60_000);
 
-  const oldDb = join(dir, 'rev1.db');
-  const withValidators = join(dir, 'rev2-conditional.db');
-  const full = join(dir, 'rev2-full.db');
 
   it('a guided recrawl with conditional requests holds the same pages and links as one without, for the changed share of the bytes', async () => {
     const s1 = await served(rev1, port);
@@ -147,6 +148,25 @@ describe('conditional recrawl', async () => {
       'the history crawl stored no validators (ETag, Last-Modified): every request is unconditional',
     ]);
   }, 120_000);
+});
+
+describe('pages across crawls, whatever their scheme', () => {
+  it('compare pairs a page that moved from http to https, says so, and counts the pages not modified', async () => {
+    const moved = join(dir, 'rev2-https.db');
+    copyFileSync(withValidators, moved);
+    const d = new Database(moved);
+    d.exec("UPDATE pages SET url = 'https://' || substr(url, 8) WHERE url LIKE 'http://%'");
+    d.close();
+    const r = await compareCrawls(full, moved);
+    expect(r.pages.onlyA).toBe(0);
+    expect(r.pages.onlyB).toBe(0);
+    expect(r.pages.both).toBe(r.pages.inA);
+    expect(r.common.acrossSchemes).toBe(r.pages.both);
+    expect(r.notes.join('\n')).toMatch(/matched whatever their scheme: [\d,]+ common pages are http in one crawl and https in the other/);
+    const [{ n }] = query<{ n: number }>(withValidators, 'SELECT count(*) AS n FROM pages WHERE not_modified = 1');
+    expect(r.common.notModifiedB).toBe(n);
+    expect(r.common.notModifiedA).toBe(0);
+  }, 60_000);
 });
 
 describe('a 304 nobody asked for', async () => {

@@ -21,7 +21,7 @@ export function compareReport(extra: Partial<CompareReport> = {}): CompareReport
     sites: { inA: 3, inB: 3, onlyA: 1, onlyB: 1, both: 2, jaccard: 0.5 },
     statusClasses: [{ status: 'in', a: 100, b: 110 }, { status: 'client-error', a: 0, b: 2 }],
     statusChanges: [{ from: 'in', to: 'in', pages: 55 }, { from: 'in', to: 'client-error', pages: 2 }],
-    common: { pages: 55, contentChanged: 20, sizeChanged: 18, bytesA: 1000, bytesB: 1100 },
+    common: { pages: 55, contentChanged: 20, sizeChanged: 18, bytesA: 1000, bytesB: 1100, acrossSchemes: 0, notModifiedA: 0, notModifiedB: 12 },
     links: { linksA: 400, linksB: 420, kept: 300, added: 120, vanished: 100, newShare: 120 / 420 },
     pageLists: {
       added: [{ url: 'http://a.test/new', pageRankA: null, pageRankB: 0.02 }],

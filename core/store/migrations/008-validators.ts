@@ -4,7 +4,8 @@
  *   Last-Modified, as received), which a later crawl guided by this one sends back
  *   (If-None-Match, If-Modified-Since).
  * - pages.not_modified: 1 when the server answered 304 Not Modified to such a request: the
- *   page counts as fetched, its content hash, size, title and links taken from the history crawl.
+ *   page counts as fetched, its status, content hash, size, type, title and links taken from
+ *   the history crawl (its http_status is the history's 200, not the 304).
  */
 export const sql = `
 ALTER TABLE pages ADD COLUMN etag TEXT;
