@@ -1,5 +1,5 @@
 /**
- * The two crawls' pages joined by URL, whatever its scheme (docs/design.md section 4.8): one merge of their fingerprint-sorted page lists
+ * The two crawls' pages joined by URL, whatever its scheme (docs/design.md section 4.10): one merge of their fingerprint-sorted page lists
  * gives the sets (pages only in A, only in B, in both), the status changes and content
  * changes of common pages, and every per-site count; the pages fetched in both are kept as
  * id pairs for the link and PageRank comparisons.

@@ -1,6 +1,6 @@
 /**
  * A recrawl's questions to its history crawl, for conditional requests (docs/design.md
- * section 4.8): the validators the server gave a page last time (ETag, Last-Modified), sent
+ * section 4.10): the validators the server gave a page last time (ETag, Last-Modified), sent
  * back as If-None-Match and If-Modified-Since; and, when the server answers 304 Not Modified,
  * what the page was (content hash, size, type, title) and its links, so that the recrawl's
  * link graph is as complete as with a full download. Pages are matched whatever their scheme.

@@ -168,7 +168,7 @@ function classify(ctx: CrawlContext, job: PageJob, res: FetchResponse, c: Classi
 }
 
 /**
- * 304 Not Modified to a conditional request (docs/design.md section 4.8): the page counts as
+ * 304 Not Modified to a conditional request (docs/design.md section 4.10): the page counts as
  * fetched, with the history crawl's content hash, size, type and title, and the history
  * crawl's links stand for the ones a download would have extracted (the server says the page
  * is the same), so the link graph is as complete as with a full download.

@@ -1,7 +1,7 @@
 /**
  * One page across crawls whatever its scheme: a page that moved from http to https between two
  * crawls is the same page to compare, to the historical policies and to a conditional recrawl
- * (docs/design.md section 4.8). Within one crawl both URLs stay as fetched; across crawls a URL
+ * (docs/design.md section 4.10). Within one crawl both URLs stay as fetched; across crawls a URL
  * is matched on the rest of it, scheme aside. A site is a host whatever its scheme or port
  * (section 2.2), so this is the page-level counterpart of that rule.
  */

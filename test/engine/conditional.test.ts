@@ -1,5 +1,5 @@
 /**
- * A recrawl that asks only for what changed (issue 26, docs/design.md section 4.8): the test
+ * A recrawl that asks only for what changed (issue 26, docs/design.md section 4.10): the test
  * web's revision 2 answers conditional requests honestly; a crawl of it guided by a crawl of
  * revision 1 sends the validators back, takes a 304's page and links from its history, and
  * ends with the same pages and links as an unconditional recrawl for a fraction of the bytes.

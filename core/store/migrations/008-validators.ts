@@ -1,5 +1,5 @@
 /**
- * Schema 8: what a recrawl needs to ask only for what changed (docs/design.md section 4.8).
+ * Schema 8: what a recrawl needs to ask only for what changed (docs/design.md section 4.10).
  * - pages.etag, pages.last_modified: the validators the server sent with the page (ETag and
  *   Last-Modified, as received), which a later crawl guided by this one sends back
  *   (If-None-Match, If-Modified-Since).
