@@ -63,6 +63,21 @@ export const ErrorCodes = {
   // Site-level outcomes.
   SITE_PARKED: 'CRAWL_SITE_PARKED',
   ROBOTS_UNAVAILABLE: 'CRAWL_ROBOTS_UNAVAILABLE',
+  // Sitemaps (--sitemaps; stored with the sitemap, and on its page when it answered).
+  /** Not well-formed XML, or XML that is not a sitemap (its root neither <urlset> nor <sitemapindex>). */
+  SITEMAP_MALFORMED: 'CRAWL_SITEMAP_MALFORMED',
+  /** Over the protocol's limits: more than 50,000 entries or 50 MB decoded (what came before is kept). */
+  SITEMAP_TOO_LARGE: 'CRAWL_SITEMAP_TOO_LARGE',
+  /** An index that lists itself or an index above it. */
+  SITEMAP_LOOP: 'CRAWL_SITEMAP_LOOP',
+  /** Indexes nested deeper than crawlbench follows: the sitemaps below are not fetched. */
+  SITEMAP_TOO_DEEP: 'CRAWL_SITEMAP_TOO_DEEP',
+  /** Said to be gzip (a .gz name, a gzip type) and neither gzip nor XML, or a corrupt gzip stream. */
+  SITEMAP_NOT_GZIP: 'CRAWL_SITEMAP_NOT_GZIP',
+  /** A sitemap listed in robots.txt or an index that answered 4xx or 5xx, or no answer, after its attempts. */
+  SITEMAP_UNAVAILABLE: 'CRAWL_SITEMAP_UNAVAILABLE',
+  /** The site's sitemaps reached the cap on sitemap files or entries per site: the rest is not read. */
+  SITEMAP_SITE_CAP: 'CRAWL_SITEMAP_SITE_CAP',
   INTERNAL: 'CRAWL_INTERNAL',
 } as const;
 

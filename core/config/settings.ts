@@ -67,6 +67,11 @@ export const CrawlSettingsSchema = z
     robotsMaxAttempts: limited('robotsMaxAttempts').default(5),
     perIp: z.boolean().default(false),
     /**
+     * Read each site's sitemaps (robots.txt Sitemap: lines and /sitemap.xml) and take their URLs
+     * as links of kind 'sitemap' (engine/sitemaps.ts). Off: the papers' link-only discovery.
+     */
+    sitemaps: z.boolean().default(false),
+    /**
      * The user confirmed a w below 1 s although the crawl reaches hosts outside this machine
      * (--allow-short-w, or the form's checkbox); see engine/short-w-guard.ts.
      */

@@ -8,6 +8,7 @@ import type { CrawlContext } from './context.js';
 import { conditionalHeaders } from './history-pages.js';
 import { failAttempt, processResponse, type PageJob } from './page-processor.js';
 import type { RobotsStatus } from './robots-cache.js';
+import { sitemapPhase } from './sitemaps.js';
 
 const MAX_ROBOTS_REDIRECTS = 5;
 const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -45,8 +46,10 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
       giveBack(mine, 0, returned);
       return result;
     }
-    // robots.txt fetched over this connection counts against c.
-    const requests = await pageLoop(ctx, site, conn, rules, mine, cached.kind === 'known' ? 0 : 1, result, stopping);
+    // robots.txt fetched over this connection counts against c; so does each sitemap (--sitemaps).
+    let before = cached.kind === 'known' ? 0 : 1;
+    if (ctx.settings.sitemaps) before = await sitemapPhase(ctx, site, conn, origin, rules, before, result, stopping);
+    const requests = await pageLoop(ctx, site, conn, rules, mine, before, result, stopping);
     measure(ctx, site, conn, requests);
   } catch (err) {
     if (!(err instanceof CrawlError)) throw err;

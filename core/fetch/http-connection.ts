@@ -2,7 +2,7 @@ import { Client, errors as undiciErrors } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { BandwidthLimiter } from './bandwidth.js';
-import type { Connection, FetchLimits, FetchResponse } from './interfaces.js';
+import type { BodySink, Connection, FetchLimits, FetchResponse } from './interfaces.js';
 
 /**
  * One HTTP/1.1 connection to one origin: an undici Client limited to a single socket and
@@ -95,7 +95,22 @@ export class HttpConnection implements Connection {
     }
   }
 
-  private async fetch(path: string, headers: Record<string, string>, startedAt: number): Promise<FetchResponse> {
+  /** A GET whose body goes to `sink` as it arrives (Connection.stream); the response's body is empty. */
+  async stream(path: string, sink: BodySink): Promise<FetchResponse> {
+    if (this.closedByPeer) throw new CrawlError(ErrorCodes.CONNECTION_RESET, `${this.origin}: connection already closed`);
+    const startedAt = performance.timeOrigin + performance.now();
+    if (this.requests === 0) this.connectStarted = performance.now();
+    this.requests++;
+    const headers = { 'user-agent': this.userAgent, accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
+    this.armDeadline(path);
+    try {
+      return await this.fetch(path, headers, startedAt, sink);
+    } finally {
+      this.current = null;
+    }
+  }
+
+  private async fetch(path: string, headers: Record<string, string>, startedAt: number, sink?: BodySink): Promise<FetchResponse> {
     let res;
     try {
       // Raw headers only when captured: the crawl's hot path keeps undici's parsed object.
@@ -105,17 +120,31 @@ export class HttpConnection implements Connection {
       throw mapError(err, this.origin + path);
     }
     const headersAt = performance.timeOrigin + performance.now();
+    let raw: FetchResponse['raw'];
+    let parsed = res.headers as Record<string, string | string[] | undefined>;
+    if (Array.isArray(res.headers)) {
+      raw = { statusText: res.statusText ?? '', headers: res.headers as unknown as string[] };
+      parsed = headerObject(raw.headers);
+    }
+    sink?.head(res.statusCode, parsed);
     const chunks: Buffer[] = [];
     let size = 0;
+    const max = sink ? sink.maxBytes : this.limits.maxBodyBytes;
     try {
       for await (const chunk of res.body) {
         size += (chunk as Buffer).length;
-        if (size > this.limits.maxBodyBytes) {
+        if (size > max) {
           res.body.destroy();
           this.closedByPeer = true;
-          throw new CrawlError(ErrorCodes.BODY_TOO_LARGE, `${this.origin}${path}: body exceeds ${this.limits.maxBodyBytes} bytes`);
+          throw new CrawlError(ErrorCodes.BODY_TOO_LARGE, `${this.origin}${path}: body exceeds ${max} bytes`);
         }
-        chunks.push(chunk as Buffer);
+        if (!sink) chunks.push(chunk as Buffer);
+        else if (!(await sink.chunk(chunk as Buffer))) {
+          // Nothing more wanted: the rest is never read, so the connection cannot be used again.
+          res.body.destroy();
+          this.closedByPeer = true;
+          break;
+        }
         if (this.limiter) await this.limiter.take((chunk as Buffer).length);
       }
     } catch (err) {
@@ -123,12 +152,6 @@ export class HttpConnection implements Connection {
       throw mapError(err, this.origin + path);
     }
     const endedAt = performance.timeOrigin + performance.now();
-    let raw: FetchResponse['raw'];
-    let parsed = res.headers as Record<string, string | string[] | undefined>;
-    if (Array.isArray(res.headers)) {
-      raw = { statusText: res.statusText ?? '', headers: res.headers as unknown as string[] };
-      parsed = headerObject(raw.headers);
-    }
     const connHeader = String(parsed['connection'] ?? '').toLowerCase();
     if (connHeader.includes('close')) this.closedByPeer = true;
     const contentType = parsed['content-type'];
@@ -137,7 +160,7 @@ export class HttpConnection implements Connection {
       status: res.statusCode,
       headers: parsed,
       ...(raw ? { raw } : {}),
-      body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+      body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, sink ? 0 : size),
       contentType: typeof contentType === 'string' ? contentType : null,
       startedAt,
       headersAt,

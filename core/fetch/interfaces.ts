@@ -32,7 +32,24 @@ export interface Connection {
   readonly connectMs: number | null;
   /** `headers`: more request headers (a conditional recrawl's If-None-Match, If-Modified-Since). */
   request(pathAndQuery: string, headers?: Record<string, string>): Promise<FetchResponse>;
+  /**
+   * A GET whose body goes to `sink` piece by piece as it arrives instead of being kept (the
+   * response's body is empty): for bodies read as a stream (sitemaps, up to 50 MB). When the
+   * sink stops reading, the rest of the body is not read and the connection is closed. A
+   * connection without it: request(), its body handed to the sink whole.
+   */
+  stream?(pathAndQuery: string, sink: BodySink): Promise<FetchResponse>;
   close(): Promise<void>;
+}
+
+/** Takes a body as it arrives (Connection.stream). */
+export interface BodySink {
+  /** Most bytes to read: past it the request fails with CRAWL_BODY_TOO_LARGE. */
+  readonly maxBytes: number;
+  /** The status and headers, before the body. */
+  head(status: number, headers: Record<string, string | string[] | undefined>): void;
+  /** One piece of the body as received (still content-encoded); resolves false to read no more. */
+  chunk(data: Buffer): Promise<boolean>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { sql as timeline } from './004-timeline.js';
 import { sql as rawCapture } from './005-raw-capture.js';
 import { sql as pageSearch } from './006-page-search.js';
 import { sql as validators } from './008-validators.js';
+import { sql as sitemaps } from './009-sitemaps.js';
 
 /** Numbered migrations; the database's user_version is the number of the last one applied. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
@@ -15,6 +16,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 5, name: 'raw-capture', sql: rawCapture },
   { version: 6, name: 'page-search', sql: pageSearch },
   { version: 8, name: 'validators', sql: validators },
+  { version: 9, name: 'sitemaps', sql: sitemaps },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
