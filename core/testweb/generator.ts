@@ -13,6 +13,7 @@ import { hash, Rng } from '../random.js';
 import { buildRevision2 } from './revision.js';
 import { largestFirst, siteSizes } from './site-sizes.js';
 import { resolveSpec, type ResolvedSpec, type WebSpec } from './spec.js';
+import { assignSitemaps } from './sitemaps.js';
 
 export type { Anchor, FaultKind, RobotsKind, SiteInfo, Web } from './web.js';
 export type { WebSpec } from './spec.js';
@@ -22,7 +23,10 @@ export { GeneratedWeb } from './generated-web.js';
 export function generateWeb(spec: WebSpec): GeneratedWeb {
   const o = resolveSpec(spec);
   const rev1 = buildRevision1(o);
-  return o.revision === 1 ? rev1 : buildRevision2(o, rev1);
+  const web = o.revision === 1 ? rev1 : buildRevision2(o, rev1);
+  // Sitemaps change no page or link of the graph: they are served beside it.
+  if (o.sitemaps) assignSitemaps(web.sites, web.ordinarySites);
+  return web;
 }
 
 function buildRevision1(o: ResolvedSpec): GeneratedWeb {

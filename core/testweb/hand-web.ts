@@ -7,6 +7,7 @@
  * not in outLinks.
  */
 import { ListedWeb, toCsr } from './listed-web.js';
+import type { SitemapStyle } from './sitemaps.js';
 import type { Anchor, RobotsKind, SiteInfo, Web } from './web.js';
 
 export interface HandLink {
@@ -33,6 +34,8 @@ export interface HandSite {
   /** robots.txt body, or a status to answer it with; default: allow all. */
   robotsTxt?: string | { status: number };
   bytesPerSec?: number;
+  /** Sitemaps to serve, and the hidden pages they list (sitemaps.ts). */
+  sitemap?: SitemapStyle;
 }
 
 export function handWeb(sites: HandSite[]): Web {
@@ -53,6 +56,7 @@ export function handWeb(sites: HandSite[]): Web {
       keepAliveMax: s.keepAliveMax ?? 100,
       robots: robotsKind(s.robotsTxt),
       ...(s.robotsTxt !== undefined ? { robotsTxt: s.robotsTxt } : {}),
+      ...(s.sitemap !== undefined ? { sitemap: s.sitemap } : {}),
     });
     for (const p of s.pages) {
       if (!p.path.startsWith('/')) throw new Error(`handWeb: path '${p.path}' of ${host} must start with '/'`);

@@ -19,6 +19,7 @@ import { notModified, PageValidators } from './validators.js';
 import { now, RequestLog, type ConnRecord, type ServedRequest } from './request-log.js';
 import { later, notFound, redirect, scaled, send, type Ctx } from './respond.js';
 import { robotsAnswer } from './robots.js';
+import { serveSitemap, sitemapRobots } from './sitemaps.js';
 import { TestCa } from './tls-certs.js';
 import { TlsFront } from './tls-front.js';
 import { isTlsSite, pageUrl, type SiteInfo, type Web } from './web.js';
@@ -253,7 +254,7 @@ export class TestWebServer {
       return send(ctx, 400, { 'content-type': 'text/plain; charset=utf-8' }, 'The plain HTTP request was sent to an HTTPS-only site\n');
     }
     if (!encrypted && site.scheme === 'both') return redirect(ctx, 301, `https://${host}:${this.port}${path}`);
-    const robots = robotsAnswer(site, path.split('?')[0]!);
+    const robots = sitemapRobots(robotsAnswer(site, path.split('?')[0]!), ctx);
     if (robots) {
       return later(ctx, scaled(ctx, site.latencyMs), () => {
         if (robots.location) return redirect(ctx, robots.status, robots.location);
@@ -261,6 +262,7 @@ export class TestWebServer {
       });
     }
     if (site.fault) return serveFault(site.fault, ctx, this.faults);
+    if (serveSitemap(ctx)) return;
     const id = this.web.id(host, path);
     const latency = (id !== undefined ? this.web.pageLatencyMs?.(id) : undefined) ?? site.latencyMs;
     later(ctx, scaled(ctx, latency), () => {

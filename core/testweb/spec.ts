@@ -15,6 +15,11 @@ export interface WebSpec {
   revision?: 1 | 2;
   /** Add the fault sites of faults.ts. Default false. */
   faults?: boolean;
+  /**
+   * Some ordinary sites serve sitemaps (sitemaps.ts: good ones, and each broken kind on a site
+   * of its own) and pages only their sitemaps list. Default false: not a page or link changes.
+   */
+  sitemaps?: boolean;
   /** Cap on one site's size; default 25% of pages. */
   maxSitePages?: number;
   /** Per-site latency (lognormal, median ~120 ms) clipped to maxMs. Default false: no latency. */
@@ -36,6 +41,7 @@ export interface ResolvedSpec {
   pages: number;
   revision: 1 | 2;
   faults: boolean;
+  sitemaps: boolean;
   cap: number;
   latency: { maxMs: number } | false;
   bandwidth: boolean;
@@ -68,6 +74,7 @@ export function resolveSpec(spec: WebSpec): ResolvedSpec {
     pages: spec.pages,
     revision: spec.revision ?? 1,
     faults: spec.faults ?? false,
+    sitemaps: spec.sitemaps ?? false,
     cap,
     latency: spec.latency ?? false,
     bandwidth: spec.bandwidth ?? false,

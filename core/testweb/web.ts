@@ -5,6 +5,8 @@
  * the link graph live in two typed arrays (CSR) instead of millions of objects.
  */
 
+import type { SitemapStyle } from './sitemaps.js';
+
 export type RobotsKind =
   | 'allow-all'
   | 'disallow-private' // Disallow: /private/
@@ -73,6 +75,8 @@ export interface SiteInfo {
   robotsTxt?: string | { status: number };
   /** Default 'http'. */
   scheme?: SiteScheme;
+  /** The sitemaps the site serves (sitemaps.ts), beside its hidden pages; none by default. */
+  sitemap?: SitemapStyle;
 }
 
 /** Whether the site answers TLS handshakes. */
