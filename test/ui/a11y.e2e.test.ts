@@ -5,31 +5,10 @@
  * it, filled in as a user would see it. No serious or critical violation may remain: contrast,
  * names of controls and images, labels, table headers, ARIA roles (the tabs among them).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_ID, copyFixtureInto, openWorkbench, type Workbench } from './e2e-kit.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FIXTURE_ID, axeViolations as violations, copyFixtureInto, describeViolation as describeView, openWorkbench, type Workbench } from './e2e-kit.js';
 import { describeWith } from '../references.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-/** axe-core's serious and critical violations on what the page shows now. */
-async function violations(page: Page): Promise<Violation[]> {
-  // Through the DevTools protocol, which the page's Content-Security-Policy does not govern.
-  await page.evaluate(`${AXE}\n;0`);
-  const found = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`)) as Violation[];
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-const describeView = (v: Violation) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`;
 
 /** Every view, at an address that fills it with the demo crawl (and what to wait for there). */
 const VIEWS: Array<{ name: string; hash: string; ready: string; act?: (page: Page) => Promise<void> }> = [

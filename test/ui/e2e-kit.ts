@@ -9,6 +9,7 @@
  * others wait for its `ready` file.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,84 @@ export async function demoFixture(): Promise<string> {
   return workspace;
 }
 
+/**
+ * The second shared crawl: the demo web's revision 2 ("months later"), crawled with the first
+ * as its history (historical-pagerank-parent), on the first's demo port so that their URLs
+ * match (history and comparison need it). Built once per test run, on first use only, in a
+ * folder of its own: the kit's demo set is the two crawls (REVISION2_ID beside FIXTURE_ID).
+ */
+export const REVISION2_ID = 'demo-fixture-r2';
+
+async function buildRevision2(workspace: string): Promise<void> {
+  await copyFixtureInto(workspace);
+  const port = (JSON.parse(readFileSync(join(workspace, `${FIXTURE_ID}.demo.json`), 'utf8')) as { port: number }).port;
+  const api = new EngineApi(workspace, { demoPort: port });
+  try {
+    await api.createCrawl({ name: REVISION2_ID, demoWeb: { ...FIXTURE_WEB, revision: 2 }, policy: 'historical-pagerank-parent', historyCrawl: FIXTURE_ID });
+    const ended = new Promise<CrawlStateEvent>((resolve) => {
+      const off = api.onCrawlState((e) => {
+        if (e.crawlId === REVISION2_ID && ['finished', 'paused', 'stopped'].includes(e.status)) {
+          off();
+          resolve(e);
+        }
+      });
+    });
+    await api.start(REVISION2_ID);
+    const e = await ended;
+    if (e.status !== 'finished') throw new Error(`the revision-2 fixture crawl ended ${e.status}: ${e.reason ?? ''}`);
+    await api.runPageRank(REVISION2_ID);
+  } finally {
+    await api.close();
+  }
+}
+
+/** A shared build of the fixture folder `name` (made once, by whichever file asks first; the others wait). */
+async function sharedBuild(name: string, build: (workspace: string) => Promise<void>): Promise<string> {
+  const base = join(fixtureBase(), name);
+  mkdirSync(base, { recursive: true });
+  const workspace = join(base, 'workspace');
+  const ready = join(base, 'ready');
+  const failed = join(base, 'failed');
+  let builder = false;
+  try {
+    mkdirSync(join(base, 'lock'));
+    builder = true;
+  } catch {
+    builder = false;
+  }
+  if (builder) {
+    try {
+      await build(workspace);
+      writeFileSync(ready, new Date().toISOString());
+    } catch (err) {
+      writeFileSync(failed, String((err as Error).stack ?? err));
+      throw err;
+    }
+    return workspace;
+  }
+  const deadline = Date.now() + 300_000;
+  while (!existsSync(ready)) {
+    if (existsSync(failed)) throw new Error(`the shared ${name} crawl could not be made: ${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the shared ${name} crawl`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return workspace;
+}
+
+/**
+ * Copies the kit's two demo crawls into a workspace: FIXTURE_ID (revision 1) and REVISION2_ID
+ * (revision 2, guided by it), or under the names given (the second's history is then a file
+ * the workspace does not name).
+ */
+export async function copyDemoPairInto(workspace: string, ids: [string, string] = [FIXTURE_ID, REVISION2_ID]): Promise<void> {
+  const from = await sharedBuild('revision-2', buildRevision2);
+  mkdirSync(workspace, { recursive: true });
+  [FIXTURE_ID, REVISION2_ID].forEach((id, i) => {
+    copyFileSync(join(from, `${id}.db`), join(workspace, `${ids[i]}.db`));
+    copyFileSync(join(from, `${id}.demo.json`), join(workspace, `${ids[i]}.demo.json`));
+  });
+}
+
 /** Copies the shared demo crawl into a workspace as `id` (a demo crawl, finished, with PageRank). */
 export async function copyFixtureInto(workspace: string, id = FIXTURE_ID): Promise<void> {
   const from = await demoFixture();
@@ -133,6 +212,8 @@ export interface WorkbenchOptions {
   serveArgs?: string[];
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /** Draw scrollbars as a desktop browser does (headless chromium hides them, so a page has the whole viewport's width). */
+  scrollbars?: boolean;
 }
 
 export interface Workbench {
@@ -166,6 +247,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       viewport: opts.viewport ?? { width: 1280, height: 800 },
       colorScheme: opts.colorScheme ?? 'light',
       acceptDownloads: true,
+      ...(opts.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     });
   } catch (err) {
     // A browser that does not start must not leave `crawlbench serve` running after the run.
@@ -202,3 +284,27 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     },
   };
 }
+
+// ---- the accessibility check (axe-core), shared by the files that run it on a view ----------
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/**
+ * axe-core's serious and critical violations on what the page shows now (axe-core is the engine
+ * behind Lighthouse's and Playwright's checks; @axe-core/playwright wants Node 22, so axe-core
+ * itself is put into the page).
+ */
+export async function axeViolations(page: Page): Promise<Violation[]> {
+  // Through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(`${AXE}\n;0`);
+  const found = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`)) as Violation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export const describeViolation = (v: Violation) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`;
