@@ -108,7 +108,9 @@ describeWith(['chromium'], 'Crawl again and Compare in the browser', () => {
     expect(again).toMatchObject({ policy: 'historical-pagerank-parent', demoWeb: true });
     const settings = await call<CrawlSettingsDto>('crawlSettings', ['first-again']);
     const first = await call<CrawlSettingsDto>('crawlSettings', ['first']);
-    expect(settings).toMatchObject({ historyCrawl: 'first', policy: 'historical-pagerank-parent', w: first.w, c: first.c, r: first.r, demoWeb: { ...first.demoWeb, revision: 2 } });
+    // The same web months later: its spec, revision 2, and a size of its own.
+    expect(settings).toMatchObject({ historyCrawl: 'first', policy: 'historical-pagerank-parent', w: first.w, c: first.c, r: first.r, demoWeb: { ...first.demoWeb, revision: 2, webPages: expect.any(Number) } });
+    expect(settings.demoWeb!.webPages).not.toBe(first.demoWeb!.webPages);
     expect(first.demoWeb?.revision).toBe(1);
     await expect.poll(async () => (await crawl('first-again'))?.status, { timeout: 150_000, interval: 500 }).toBe('finished');
   }, 360_000);
