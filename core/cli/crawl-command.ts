@@ -41,6 +41,8 @@ const USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [optio
   --user-agent S         User-Agent header; robots.txt groups match its product token
   --resolve PAT=IP       map host names to an address (*.demo=127.0.0.1; repeatable)
   --per-ip               politeness per IP address as well as per site
+  --sitemaps             read each site's sitemaps (robots.txt Sitemap: lines, /sitemap.xml) and
+                         crawl what they list as links of kind 'sitemap' (default off: links only)
   --bandwidth SIZE       total bandwidth cap per second (e.g. 2MB)
   --connect-timeout, --headers-timeout, --body-timeout, --request-timeout DURATION
   --max-body SIZE        largest body accepted (default 10MB)
@@ -96,6 +98,7 @@ const OPTIONS = {
   'user-agent': { type: 'string' },
   resolve: { type: 'string', multiple: true },
   'per-ip': { type: 'boolean' },
+  sitemaps: { type: 'boolean' },
   'allow-short-w': { type: 'boolean' },
   bandwidth: { type: 'string' },
   'connect-timeout': { type: 'string' },
@@ -214,6 +217,7 @@ export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput
     userAgent: flags['user-agent'],
     resolve: resolve.length > 0 ? resolve : undefined,
     perIp: flags['per-ip'] ? true : undefined,
+    sitemaps: flags.sitemaps ? true : undefined,
     allowShortW: flags['allow-short-w'] ? true : undefined,
     bandwidth: sizeFlag(flags, 'bandwidth'),
     connectTimeout: durationFlag(flags, 'connect-timeout'),

@@ -19,6 +19,7 @@ const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 unt
   --max-site-pages N     cap on one site's size
   --revision 1|2         2 = the same web months later (55% of URLs survive)
   --faults               add the fault sites (stalls, resets, traps, bombs, bad robots.txt ...)
+  --sitemaps             some sites serve sitemaps, broken ones too, listing pages no page links to
   --latency MS|off       per-site latency, heavy-tailed, at most MS (default 20)
   --bandwidth            per-site transfer rates, heavy-tailed
   --time-factor F        multiply latencies and transfer times (default 1; 0 = off)
@@ -46,6 +47,7 @@ const OPTIONS = {
   'max-site-pages': { type: 'string' },
   revision: { type: 'string' },
   faults: { type: 'boolean' },
+  sitemaps: { type: 'boolean' },
   latency: { type: 'string' },
   bandwidth: { type: 'boolean' },
   'time-factor': { type: 'string' },
@@ -85,6 +87,7 @@ export function webFromFlags(flags: FlagsOf<typeof OPTIONS>): Web {
     pages: intFlag(flags, 'pages', 1) ?? 20_000,
     revision,
     faults: !!flags.faults,
+    sitemaps: !!flags.sitemaps,
     maxSitePages: intFlag(flags, 'max-site-pages', 1),
     latency: latencyText === 'off' ? false : { maxMs: numberFlag({ latency: latencyText }, 'latency', 0)! },
     bandwidth: !!flags.bandwidth,

@@ -7,6 +7,7 @@ import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
 import { DISALLOWED_PATH, GOOD_SITEMAP_STYLES, HIDDEN_PAGES, OUTSIDE_URL, OVER_LIMIT_BYTES, SITEMAP_STYLES, hiddenPath, type SitemapStyle } from '../../core/testweb/sitemaps.js';
 import type { ServedRequest } from '../../core/testweb/server.js';
 import { politenessViolations } from '../helpers/politeness.js';
+import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, serve, testSettings } from '../helpers/web.js';
 
@@ -153,5 +154,22 @@ describe('sitemaps (--sitemaps)', { timeout: 120_000 }, async () => {
     const index = `http://${hostOf.get('index')}:${port}`;
     expect(links).toContainEqual({ src: `${index}/sitemap-index.xml`, dst: `${index}/sitemaps/part-1.xml`, lastmod: '2024-05-01' });
     expect(links).toContainEqual({ src: `${index}/sitemaps/part-2.xml.gz`, dst: `${index}${hiddenPath(3)}`, lastmod: '2024-01-15' });
+  });
+
+  it('crawlbench crawl --sitemaps: the command line turns it on (the built CLI, against the plain site)', async () => {
+    await withSm;
+    const home = `http://${hostOf.get('plain')}:${port}/`;
+    const run = async (name: string, flags: string[]) => {
+      const db = join(dir, `cli-${name}.db`);
+      const r = await crawlbench(['crawl', '--db', db, '--seed', home, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--quiet', '--json', ...flags]);
+      expect(r.code, r.stderr).toBe(0);
+      return fetchedUrls(db);
+    };
+    const plain = await run('plain', []);
+    const withFlag = await run('sitemaps', ['--sitemaps']);
+    for (let n = 1; n <= HIDDEN_PAGES; n++) {
+      expect(plain.has(hidden('plain', n))).toBe(false);
+      expect(withFlag.get(hidden('plain', n))).toBe('fetched');
+    }
   });
 });
