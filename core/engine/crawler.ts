@@ -143,12 +143,14 @@ export class Crawler extends EventEmitter {
    * exists (engine/short-w-guard.ts).
    */
   static plan(input: CrawlSettingsInput): CrawlSettings {
-    const seeds: string[] = [];
+    // A Set, not includes(): a seed file of 230,000 URLs took 8 minutes to check with includes().
+    const unique = new Set<string>();
     for (const raw of input.seeds ?? []) {
       const url = canonicalize(raw.trim());
       if (!url) throw new CrawlError(ErrorCodes.BAD_SEED, `seed "${raw}" is not an http(s) URL`);
-      if (!seeds.includes(url)) seeds.push(url);
+      unique.add(url);
     }
+    const seeds = [...unique];
     if (seeds.length === 0) throw new CrawlError(ErrorCodes.BAD_SEED, 'no seed URL given (use --seed URL or --seeds FILE)');
     const settings = validateSettings({ ...input, seeds });
     createPolicy(settings.policy, settings.policyParams, policyContext(settings)); // fail on a bad policy before creating the file
