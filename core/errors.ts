@@ -55,6 +55,16 @@ export const ErrorCodes = {
   HTTP_304_UNASKED: 'CRAWL_HTTP_304_UNASKED',
   TOO_MANY_REDIRECTS: 'CRAWL_TOO_MANY_REDIRECTS',
   ROBOTS_DISALLOWED: 'CRAWL_ROBOTS_DISALLOWED',
+  // TLS (stored on the page under --tls verify, or a failed handshake in either mode; and as
+  // the site's certificate state, sites.tls). The certificate's: expired or not yet valid;
+  // not issued by a trusted authority (self-signed, unknown issuer, a chain past the verify
+  // depth); not issued for the host. The handshake's: refused or broken (an alert, a reset,
+  // a message past OpenSSL's limits, no common protocol); not done within the connect timeout.
+  TLS_EXPIRED: 'CRAWL_TLS_EXPIRED',
+  TLS_UNTRUSTED: 'CRAWL_TLS_UNTRUSTED',
+  TLS_WRONG_NAME: 'CRAWL_TLS_WRONG_NAME',
+  TLS_HANDSHAKE_FAILED: 'CRAWL_TLS_HANDSHAKE_FAILED',
+  TLS_HANDSHAKE_TIMEOUT: 'CRAWL_TLS_HANDSHAKE_TIMEOUT',
   // Limits that stop traps (stored on skipped pages).
   TRAP_DEPTH: 'CRAWL_TRAP_DEPTH',
   TRAP_DYNAMIC_DEPTH: 'CRAWL_TRAP_DYNAMIC_DEPTH',
@@ -116,6 +126,19 @@ const RETRYABLE = new Set<ErrorCode>([
   ErrorCodes.DNS_FAILURE,
   ErrorCodes.HTTP_5XX,
   ErrorCodes.HTTP_429,
+  ErrorCodes.TLS_HANDSHAKE_TIMEOUT,
+]);
+
+/**
+ * The TLS codes. A certificate's problem does not go away in a retry, nor does a refused
+ * handshake: only the timeout is retried.
+ */
+export const TLS_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  ErrorCodes.TLS_EXPIRED,
+  ErrorCodes.TLS_UNTRUSTED,
+  ErrorCodes.TLS_WRONG_NAME,
+  ErrorCodes.TLS_HANDSHAKE_FAILED,
+  ErrorCodes.TLS_HANDSHAKE_TIMEOUT,
 ]);
 
 export class CrawlError extends Error {

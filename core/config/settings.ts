@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badField } from '../errors.js';
+import { pemCertificates } from '../fetch/trust.js';
 import { limitProblem, SETTING_LIMITS, type LimitedSetting } from './limits.js';
 
 /**
@@ -50,6 +51,14 @@ export const CrawlSettingsSchema = z
     maxRedirects: limited('maxRedirects').default(5),
     userAgent: z.string().min(1).default(DEFAULT_USER_AGENT),
     resolve: z.array(ResolveRule).default([]),
+    /**
+     * How certificates are treated over https (issue 26): 'record' (the default, as archival
+     * crawlers do) fetches a site whose certificate fails and records the problem with the
+     * site; 'verify' refuses it, its pages failing with the problem's code.
+     */
+    tls: z.enum(['verify', 'record'], { error: "must be 'verify' or 'record'" }).default('record'),
+    /** Certificate authorities trusted besides Node's and the system's, as PEM (--ca FILE, or a file given in the form). */
+    ca: z.array(z.string().refine((pem) => pemCertificates(pem).length > 0, 'must be PEM certificates (-----BEGIN CERTIFICATE----- blocks)')).default([]),
     connectTimeout: limited('connectTimeout').default(10_000),
     headersTimeout: limited('headersTimeout').default(30_000),
     bodyTimeout: limited('bodyTimeout').default(30_000),
@@ -92,7 +101,7 @@ export type CrawlSettingsInput = z.input<typeof CrawlSettingsSchema>;
  * Settings that may differ on resume without being a conflict: they describe this run,
  * not the crawl (how far to go now, how to reach the hosts from this machine, how fast).
  */
-export const RUN_SETTINGS: ReadonlySet<string> = new Set(['maxPages', 'resolve', 'bandwidth', 'maxDbSize', 'allowShortW']);
+export const RUN_SETTINGS: ReadonlySet<string> = new Set(['maxPages', 'resolve', 'bandwidth', 'maxDbSize', 'allowShortW', 'ca']);
 
 export function validateSettings(input: CrawlSettingsInput): CrawlSettings {
   const parsed = CrawlSettingsSchema.safeParse(input);

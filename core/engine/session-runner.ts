@@ -1,4 +1,4 @@
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { Connection } from '../fetch/interfaces.js';
 import type { RobotsRules } from '../robots/robots.js';
 import type { QueuedPage, Session } from '../scheduler/scheduler.js';
@@ -8,6 +8,7 @@ import type { CrawlContext } from './context.js';
 import { conditionalHeaders } from './history-pages.js';
 import { failAttempt, processResponse, type PageJob } from './page-processor.js';
 import type { RobotsStatus } from './robots-cache.js';
+import { failOrigin, isTlsCode, noteCertificate, noteScheme, refusedWith } from './tls-sites.js';
 import { sitemapPhase } from './sitemaps.js';
 
 const MAX_ROBOTS_REDIRECTS = 5;
@@ -39,6 +40,10 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
 
   let conn: Connection | null = null;
   try {
+    noteScheme(ctx, site, origin);
+    // An origin whose TLS failed for good this run: its pages fail with it, no connection made.
+    const refusal = refusedWith(ctx, origin);
+    if (refusal !== undefined) throw new CrawlError(refusal as ErrorCode, `${origin}: refused earlier in this run (${refusal})`);
     conn = await ctx.fetcher.connect(origin);
     const cached = ctx.robots.status(origin, Date.now());
     const rules = cached.kind === 'known' ? cached.rules : await robotsPhase(ctx, site, conn, origin, cached, result);
@@ -56,7 +61,9 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
     // Could not connect at all (DNS, refused): the first page carries the failure.
     result.endedAt = ctx.scheduler.clock.now();
     const first = mine[0];
-    if (first) {
+    // A TLS failure (a certificate under --tls verify, a handshake): the origin's pages carry it.
+    if (isTlsCode(err.code)) failOrigin(ctx, site, origin, mine, err.code, result);
+    else if (first) {
       const outcome = failAttempt(ctx, site, first, err.code);
       if (outcome.kind === 'retry') {
         result.extraDelayMs = outcome.delayMs;
@@ -64,6 +71,7 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
       } else giveBack(mine, 1, returned);
     }
   } finally {
+    if (conn?.tls) noteCertificate(ctx, site, conn.tls);
     await conn?.close();
   }
   if (site.consecutiveErrors >= ctx.settings.siteErrorBudget) result.park = ErrorCodes.SITE_PARKED;
@@ -150,6 +158,11 @@ async function pageLoop(
         giveBack(mine, i, returned);
         break;
       }
+      if (isTlsCode(err.code)) {
+        // The connection's first request: its TLS failed, and with it every page left.
+        failOrigin(ctx, site, conn.origin, mine.slice(i), err.code, result);
+        break;
+      }
       outcome = failAttempt(ctx, site, job, err.code);
     }
     if (outcome.kind === 'retry') {
@@ -196,7 +209,10 @@ async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection,
       const u = new URL(url);
       if (u.origin !== new URL(current.origin).origin || !current.open) {
         // A new connection to the site (its server closed the last one after the redirect):
-        // w after the end of that response, as between any two connections to a site.
+        // w after the end of that response, as between any two connections to a site. A
+        // redirect to the site's other scheme (http to https) leaves the last one open: it is
+        // closed first, one connection to a site at a time (the session's pages then wait).
+        if (current.open && new URL(current.origin).hostname === u.hostname) await current.close();
         const wait = ctx.scheduler.connectionGap(site) - (ctx.scheduler.clock.now() - result.endedAt);
         if (wait > 0) await sleep(wait);
         current = await ctx.fetcher.connect(u.origin);
@@ -207,6 +223,8 @@ async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection,
         res = await current.request(u.pathname + u.search);
       } catch (err) {
         if (!(err instanceof CrawlError)) throw err;
+        // The session's own connection failing its TLS: the pages carry it, not robots.txt.
+        if (current === conn && isTlsCode(err.code)) throw err;
         result.endedAt = ctx.scheduler.clock.now();
         ctx.counters.error(err.code);
         return ctx.robots.record(origin, site.id, { status: null, body: null, unavailable: true });

@@ -40,7 +40,7 @@ export class SiteRegistry {
     this.rows.set(id, {
       id, host: key, ip: null, pages_known: 0, pages_fetched: 0, pages_failed: 0, bytes: 0, connections: 0,
       requests: 0, connect_ms: null, response_ms: null, requests_per_conn: null, consecutive_errors: 0, errors: 0,
-      crawl_delay_ms: null, not_before: null, parked: null,
+      crawl_delay_ms: null, not_before: null, parked: null, schemes: 0, tls: null,
     });
     return { site, created: true };
   }

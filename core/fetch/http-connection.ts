@@ -1,7 +1,7 @@
 import { Client, errors as undiciErrors } from 'undici';
-import type { LookupFunction } from 'node:net';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { BandwidthLimiter } from './bandwidth.js';
+import { Connector, type TlsOutcome } from './connector.js';
 import type { BodySink, Connection, FetchLimits, FetchResponse } from './interfaces.js';
 
 /**
@@ -18,6 +18,8 @@ export class HttpConnection implements Connection {
   private connected = false;
   connectMs: number | null = null;
   requests = 0;
+  /** Over https, the certificate as found when the connection was established (null before, and for http). */
+  tls: TlsOutcome | null = null;
   /**
    * The whole-request deadline (requestTimeout): one timer per connection, re-armed per
    * request, that destroys the client when it fires. An AbortSignal.timeout per request (a
@@ -34,14 +36,14 @@ export class HttpConnection implements Connection {
     private readonly limits: FetchLimits,
     private readonly userAgent: string,
     private readonly limiter: BandwidthLimiter | null,
+    /** The crawl's connector (shared: TLS sessions resume across connections); default: one of its own, --tls record. */
+    connector: Connector = new Connector({ connectTimeout: limits.connectTimeout, tls: 'record', ca: [] }),
   ) {
-    const lookup: LookupFunction = (_host, options, cb) => {
-      const family = address.includes(':') ? 6 : 4;
-      if ((options as { all?: boolean }).all) (cb as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
-      else cb(null, address, family);
-    };
     this.client = new Client(origin, {
-      connect: { timeout: limits.connectTimeout, lookup } as never,
+      // To the resolved address whatever the host name, the TLS outcome kept for the site.
+      connect: connector.to(address, (outcome) => {
+        this.tls = outcome;
+      }),
       headersTimeout: limits.headersTimeout,
       bodyTimeout: limits.bodyTimeout,
       keepAliveTimeout: 15_000,
@@ -176,6 +178,7 @@ export class HttpConnection implements Connection {
 
   async close(): Promise<void> {
     if (this.deadline) clearTimeout(this.deadline);
+    this.closedByPeer = true; // not open any more, to whoever still holds it
     try {
       // One shared error: undici otherwise makes a new one (and formats its stack) per close.
       await this.client.destroy(CLOSED);

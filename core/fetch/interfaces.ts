@@ -4,6 +4,8 @@
  * builds HttpConnections, which once imported these types back from the fetcher: a cycle).
  */
 
+import type { TlsOutcome } from './connector.js';
+
 /** What came back for one request. Times are epoch ms (performance clock). */
 export interface FetchResponse {
   status: number;
@@ -30,6 +32,8 @@ export interface Connection {
   readonly open: boolean;
   /** Time to establish the connection, once it is established. */
   readonly connectMs: number | null;
+  /** Over https, the certificate as found when the connection was established (absent or null otherwise). */
+  readonly tls?: TlsOutcome | null;
   /** `headers`: more request headers (a conditional recrawl's If-None-Match, If-Modified-Since). */
   request(pathAndQuery: string, headers?: Record<string, string>): Promise<FetchResponse>;
   /**

@@ -29,6 +29,10 @@ export interface SiteRow {
   crawl_delay_ms: number | null;
   not_before: number | null;
   parked: string | null;
+  /** Schemes the site was reached over, as bits: 1 http, 2 https (schema 7). */
+  schemes: number;
+  /** Its certificate as last found over https: 'ok' or a CRAWL_TLS_ code; null: never reached over https. */
+  tls: string | null;
 }
 
 export interface NewPage {
@@ -127,7 +131,7 @@ export class CrawlStore {
         pages_failed = ?, bytes = ?, connections = ?, requests = ?,
         connect_ms = ?, response_ms = ?, requests_per_conn = ?,
         consecutive_errors = ?, errors = ?, crawl_delay_ms = ?,
-        not_before = ?, parked = ? WHERE id = ?`),
+        not_before = ?, parked = ?, schemes = ?, tls = ? WHERE id = ?`),
       pageById: db.prepare('SELECT url, status, error_code FROM pages WHERE id = ?').raw(),
       requeue: db.prepare("UPDATE pages SET status = 'queued', error_code = NULL, depth = ? WHERE id = ?"),
       insertPage: db.prepare(`INSERT INTO pages(id, url, site_id, depth, parent_id, redirects, status, error_code)
@@ -275,7 +279,7 @@ export class CrawlStore {
     this.st.saveSite!.run(
       row.ip, row.pages_known, row.pages_fetched, row.pages_failed, row.bytes, row.connections, row.requests,
       row.connect_ms, row.response_ms, row.requests_per_conn, row.consecutive_errors, row.errors, row.crawl_delay_ms,
-      row.not_before, row.parked, row.id,
+      row.not_before, row.parked, row.schemes, row.tls, row.id,
     );
   }
 

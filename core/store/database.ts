@@ -70,13 +70,16 @@ function hasTables(db: Db): boolean {
   return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n > 0;
 }
 
-/** Runs the numbered migrations after `from`, each in its own transaction. */
+/**
+ * Runs the numbered migrations after `from`, each in its own transaction, and one numbered
+ * before `from` whose additions the database lacks (MIGRATIONS' `missing`).
+ */
 function migrate(db: Db, from: number): void {
   for (const m of MIGRATIONS) {
-    if (m.version <= from) continue;
+    if (m.version <= from && !m.missing?.(db)) continue;
     db.transaction(() => {
       db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
+      db.pragma(`user_version = ${Math.max(m.version, from)}`);
       db.pragma(`application_id = ${APP_ID}`);
     })();
   }

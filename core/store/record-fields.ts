@@ -62,6 +62,10 @@ export interface SiteRecord {
   notBefore: number | null;
   /** The error code that parked the site, or null. */
   parked: string | null;
+  /** Schemes the site was reached over, as bits: 1 http, 2 https. */
+  schemes: number;
+  /** Its certificate as last found over https: 'ok' or a CRAWL_TLS_ code; null: never reached over https. */
+  tls: string | null;
 }
 
 export type SiteField = keyof SiteRecord;
@@ -109,6 +113,8 @@ const SITE_SQL: Record<SiteField, string> = {
   crawlDelayMs: 'crawl_delay_ms',
   notBefore: 'not_before',
   parked: 'parked',
+  schemes: 'schemes',
+  tls: 'tls',
 };
 
 /** Every page field, for a caller that wants whole records. */

@@ -72,7 +72,7 @@ type Handler = (ctx: Ctx, state: FaultState) => void;
 /** Pages of a TLS fault site whose handshake succeeds. */
 const tlsPages: Handler = (ctx) => {
   const known = ['/', '/p/1', '/p/2'];
-  if (known.includes(ctx.path)) return page(ctx, `Certificate fault ${ctx.path}`, ['/p/1', '/p/2']);
+  if (known.includes(ctx.path)) return page(ctx, `${ctx.site.fault} ${ctx.path}`, ['/p/1', '/p/2']);
   notFound(ctx);
 };
 

@@ -20,9 +20,10 @@ import { now, RequestLog, type ConnRecord, type ServedRequest } from './request-
 import { later, notFound, redirect, scaled, send, type Ctx } from './respond.js';
 import { robotsAnswer } from './robots.js';
 import { serveSitemap, sitemapRobots } from './sitemaps.js';
+import { isTlsFault } from './fault-kinds.js';
 import { TestCa } from './tls-certs.js';
 import { TlsFront } from './tls-front.js';
-import { isTlsSite, pageUrl, type SiteInfo, type Web } from './web.js';
+import { isTlsSite, pageUrl, type SiteInfo, type TlsFaultKind, type Web } from './web.js';
 
 export type { ConnRecord, ServedRequest } from './request-log.js';
 
@@ -109,6 +110,9 @@ export class TestWebServer {
   async start(): Promise<number> {
     if (this.hasTls) {
       this.ca = this.opts.ca ?? (await TestCa.create());
+      // The fault sites' certificates (a chain of 110 among them) are made now, not during a client's handshake.
+      const ca = this.ca;
+      await Promise.all(this.web.sites.filter((s) => isTlsFault(s.fault)).map((s) => ca.context(s.host, s.fault as TlsFaultKind)));
       const hostByAddress = new Map([...this.addresses].map(([host, address]) => [address, host]));
       this.front = new TlsFront(this.ca, {
         siteByHost: (host) => this.siteByHost.get(host),

@@ -63,8 +63,8 @@ interface Issuer {
 export class TestCa {
   /** Secure contexts by host (and fault), made once each. */
   private readonly contexts = new Map<string, Promise<tls.SecureContext>>();
-  private leafKeys: CryptoKeyPair | null = null;
-  private leafKeyPem = '';
+  /** The leaves' key pair and its private key as PEM, made once (a promise: leaves are made concurrently). */
+  private leafKeys: Promise<{ pair: CryptoKeyPair; pem: string }> | null = null;
 
   private constructor(
     private readonly ca: Issuer,
@@ -116,11 +116,11 @@ export class TestCa {
     return this.keyPem;
   }
 
-  private async leafKeyPair(): Promise<CryptoKeyPair> {
-    if (!this.leafKeys) {
-      this.leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
-      this.leafKeyPem = await exportKey(this.leafKeys.privateKey);
-    }
+  private leafKeyPair(): Promise<{ pair: CryptoKeyPair; pem: string }> {
+    this.leafKeys ??= (async () => {
+      const pair = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+      return { pair, pem: await exportKey(pair.privateKey) };
+    })();
     return this.leafKeys;
   }
 
@@ -160,7 +160,7 @@ export class TestCa {
    * bigger than a client accepts).
    */
   async leaf(host: string, fault?: TlsFaultKind): Promise<CertKey> {
-    const keys = await this.leafKeyPair();
+    const { pair: keys, pem } = await this.leafKeyPair();
     const base = { subject: `CN=${host}`, publicKey: keys.publicKey, ca: false, host };
     let chain: x509.X509Certificate[];
     switch (fault) {
@@ -182,7 +182,7 @@ export class TestCa {
       default:
         chain = [await this.issue({ ...base, issuer: this.ca, signingKey: this.ca.key })];
     }
-    return { cert: chain.map((c) => c.toString('pem')).join('\n'), key: this.leafKeyPem };
+    return { cert: chain.map((c) => c.toString('pem')).join('\n'), key: pem };
   }
 
   /** A leaf under `depth` intermediates (each padded with `padding` bytes), leaf first. */
@@ -191,7 +191,7 @@ export class TestCa {
     depth: number,
     padding: number,
   ): Promise<x509.X509Certificate[]> {
-    const keys = await this.leafKeyPair();
+    const keys = (await this.leafKeyPair()).pair;
     const inter: x509.X509Certificate[] = [];
     let issuer: Issuer = this.ca;
     for (let i = 0; i < depth; i++) {

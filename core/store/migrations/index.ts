@@ -1,20 +1,27 @@
+import type { Db } from '../database.js';
 import { sql as initial } from './001-initial.js';
 import { sql as pagerank } from './002-pagerank.js';
 import { sql as writeOptimised } from './003-write-optimised.js';
 import { sql as timeline } from './004-timeline.js';
 import { sql as rawCapture } from './005-raw-capture.js';
 import { sql as pageSearch } from './006-page-search.js';
+import { missing as tlsMissing, sql as tls } from './007-tls.js';
 import { sql as validators } from './008-validators.js';
 import { sql as sitemaps } from './009-sitemaps.js';
 
-/** Numbered migrations; the database's user_version is the number of the last one applied. */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+/**
+ * Numbered migrations; the database's user_version is the number of the last one applied.
+ * `missing`: a migration numbered after a later one was released, run on a database past its
+ * number that lacks what it adds.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string; missing?: (db: Db) => boolean }> = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'pagerank', sql: pagerank },
   { version: 3, name: 'write-optimised', sql: writeOptimised },
   { version: 4, name: 'timeline', sql: timeline },
   { version: 5, name: 'raw-capture', sql: rawCapture },
   { version: 6, name: 'page-search', sql: pageSearch },
+  { version: 7, name: 'tls', sql: tls, missing: tlsMissing },
   { version: 8, name: 'validators', sql: validators },
   { version: 9, name: 'sitemaps', sql: sitemaps },
 ];
