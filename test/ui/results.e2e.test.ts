@@ -144,10 +144,13 @@ describeWith(['chromium'], 'Results view in the browser', () => {
     const axis = await page.evaluate(() => (window.__charts?.throughput?.getOption() as { yAxis: Array<{ name: string }> }).yAxis[1]!.name);
     expect(axis).toBe(byteRateUnit(Math.max(...bytes)).name);
     expect(axis).toMatch(/^(KB|MB)\/s$/);
-    for (const name of ['throughput', 'connections', 'pagerank', 'queue']) {
+    for (const name of ['throughput', 'connections', 'queue']) {
       expect(await page.locator(`button[data-png="${name}"]`).count()).toBe(1);
       expect(await page.locator(`button[data-csv="${name}"]`).count()).toBe(1);
     }
+    // The fixture's policy (breadth-first) keeps no PageRank estimate: no empty chart, a line that says so.
+    expect(await page.locator('button[data-png="pagerank"]').count()).toBe(0);
+    expect(await page.getByTestId('pagerank-none').innerText()).toMatch(/breadth-first keeps no PageRank estimate/);
     expect(wb.consoleErrors).toEqual([]);
   });
 });
