@@ -11,7 +11,11 @@
  * database holds every page as fetched and exactly the graph's links.
  *
  *   npm run bench:throughput [-- --sites 200 --per-site 100 --only crawlbench,bare,crawlee
- *                               --repeat N --cpu-prof DIR --keep --json]
+ *                               --repeat N --cpu-prof DIR --keep --json --tls]
+ *
+ * --tls (issue 26): every site served over TLS only (`testweb --tls 1 --tls-both 0`, its test
+ * CA given to crawlbench with --ca and to the bare loop and Crawlee through NODE_EXTRA_CA_CERTS),
+ * so the ratio to the bare loop, itself over TLS, says what crawlbench's TLS costs.
  *
  * The machine is shared, so figures move with its load: --repeat N runs the whole sequence N
  * times (interleaved, so that load changes hit every crawler alike) and reports for each
@@ -37,8 +41,10 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     keep: { type: 'boolean' },
     json: { type: 'boolean' },
+    tls: { type: 'boolean' },
   },
 });
+const SCHEME = flags.tls ? 'https' : 'http';
 const SITES = Number(flags.sites);
 const PER_SITE = Number(flags['per-site']);
 const CONCURRENCY = Number(flags.concurrency);
@@ -83,7 +89,7 @@ writeGraphDir(web, graphDir);
 const say = (s: string) => {
   if (!flags.json) process.stderr.write(s + '\n');
 };
-say(`web: ${SITES} sites x ${PER_SITE} pages = ${web.links.length} pages, ${web.linkCount} links; work dir ${work}`);
+say(`web: ${SITES} sites x ${PER_SITE} pages = ${web.links.length} pages, ${web.linkCount} links, over ${SCHEME}; work dir ${work}`);
 
 const names = flags.only.split(',');
 for (const name of names) if (!['bare', 'crawlbench', 'crawlee'].includes(name)) throw new Error(`--only: unknown crawler ${name}`);
@@ -109,7 +115,7 @@ const report = {
   date: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
-  web: { sites: SITES, perSite: PER_SITE, pages: web.links.length, links: web.linkCount },
+  web: { sites: SITES, perSite: PER_SITE, pages: web.links.length, links: web.linkCount, scheme: SCHEME },
   concurrency: CONCURRENCY,
   results: results.map(({ output: _o, ...r }) => r),
   runs: allRuns.map(({ output: _o, checks: _c, ...r }) => r),
@@ -133,7 +139,7 @@ process.exitCode = report.allChecksPassed ? 0 : 1;
 function printTable(): void {
   const line = (cells: string[]) => console.log(cells.map((c, i) => (i === 0 ? c.padEnd(12) : c.padStart(11))).join(' '));
   const median = Number(flags.repeat) > 1 ? `, median of ${flags.repeat} runs each` : '';
-  console.log(`\nThroughput on ${web.links.length} pages / ${SITES} sites (latency off, ${CONCURRENCY} connections${median}), ${report.date}, ${cpus().length} CPUs`);
+  console.log(`\nThroughput on ${web.links.length} pages / ${SITES} sites over ${SCHEME} (latency off, ${CONCURRENCY} connections${median}), ${report.date}, ${cpus().length} CPUs`);
   line(['crawler', 'pages/s', 'pages', 'seconds', 'peak RSS', 'CPU s', 'server CPU', 'load 1m']);
   for (const r of results) {
     line([r.crawler, r.pagesPerSecond.toFixed(0), String(r.pages), r.fetchSeconds.toFixed(1), `${mib(r.crawlerPeakRssBytes)} MiB`, r.crawlerCpuSeconds.toFixed(1), r.serverCpuSeconds.toFixed(1), r.loadAvg[0]!.toFixed(2)]);
@@ -148,10 +154,12 @@ function printTable(): void {
 async function runOne(name: string): Promise<RunResult> {
   const dir = mkdtempSync(join(work, `${name}-`));
   const logFile = join(dir, 'server.ndjson');
-  const server = start(join(dir, 'server-usage.json'), [cli, 'testweb', '--graph', graphDir, '--bind-per-site', '--log', logFile]);
+  const caFile = join(dir, 'ca.pem');
+  const tlsArgs = flags.tls ? ['--tls', '1', '--tls-both', '0', '--ca-out', caFile] : [];
+  const server = start(join(dir, 'server-usage.json'), [cli, 'testweb', '--graph', graphDir, '--bind-per-site', '--log', logFile, ...tlsArgs]);
   const ready = JSON.parse(await firstLine(server)) as { port: number };
   const port = ready.port;
-  const urls = web.links.map((_, id) => pageUrl(web, id, port));
+  const urls = web.links.map((_, id) => pageUrl(web, id, port, SCHEME));
   writeFileSync(join(dir, 'seeds.txt'), web.hosts.map((_, s) => urls[s * PER_SITE]).join('\n') + '\n');
   writeFileSync(join(dir, 'urls.txt'), urls.join('\n') + '\n');
   const loadBefore = loadavg();
@@ -166,9 +174,11 @@ async function runOne(name: string): Promise<RunResult> {
       ...(flags['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(flags['cpu-prof'])] : []),
       cli, 'crawl', '--db', dbPath, '--seeds', join(dir, 'seeds.txt'),
       '--w', '0', '--c', '100', '--r', String(CONCURRENCY), '--max-crawl-delay', '0', '--robots-retry', '1s', '--json', '--quiet',
+      ...(flags.tls ? ['--ca', caFile] : []),
     ];
   }
-  const crawler = start(crawlerUsage, args, { CRAWLEE_PERSIST_STORAGE: 'false', CRAWLEE_STORAGE_DIR: join(dir, 'crawlee-storage') });
+  const trust: Record<string, string> = flags.tls && name !== 'crawlbench' ? { NODE_EXTRA_CA_CERTS: caFile } : {};
+  const crawler = start(crawlerUsage, args, { CRAWLEE_PERSIST_STORAGE: 'false', CRAWLEE_STORAGE_DIR: join(dir, 'crawlee-storage'), ...trust });
   let stdout = '';
   crawler.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
   const code = await exited(crawler);
@@ -243,7 +253,7 @@ function checkDatabase(web: ThroughputWeb, dbPath: string, port: number): RunRes
   const db = new Database(dbPath, { readonly: true });
   try {
     const expectedUrls = new Map<string, number>();
-    web.links.forEach((_, id) => expectedUrls.set(pageUrl(web, id, port), id));
+    web.links.forEach((_, id) => expectedUrls.set(pageUrl(web, id, port, SCHEME), id));
     const rows = db.prepare('SELECT id, url, status FROM pages').all() as { id: number; url: string; status: string }[];
     const idOf = new Map<number, number>();
     let fetched = 0;

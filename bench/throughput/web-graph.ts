@@ -56,8 +56,8 @@ export function buildWeb(sites: number, perSite: number, sameSite = 14, crossSit
   return { hosts, paths, perSite, links, linkCount };
 }
 
-export function pageUrl(web: ThroughputWeb, id: number, port: number): string {
-  return `http://${web.hosts[Math.floor(id / web.perSite)]}:${port}${web.paths[id % web.perSite]}`;
+export function pageUrl(web: ThroughputWeb, id: number, port: number, scheme: 'http' | 'https' = 'http'): string {
+  return `${scheme}://${web.hosts[Math.floor(id / web.perSite)]}:${port}${web.paths[id % web.perSite]}`;
 }
 
 /** Writes the graph in the format `crawlbench testweb --graph` reads. */
