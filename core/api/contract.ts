@@ -109,6 +109,8 @@ export interface CreateCrawlRequest {
   /** Keep raw requests, responses and bodies (for a WARC export), within contentBudget bytes. */
   storeContent?: boolean;
   contentBudget?: number;
+  /** Read each site's sitemaps and crawl what they list (default false: links only). */
+  sitemaps?: boolean;
 }
 
 export type StatsEvent = {
@@ -504,6 +506,8 @@ export interface CrawlSettingsDto {
   userAgent: string;
   storeContent: boolean;
   contentBudget: number;
+  /** Sitemaps read (robots.txt Sitemap: lines and /sitemap.xml), their URLs crawled. */
+  sitemaps: boolean;
   /**
    * The demo web crawled (revision 2: the same web months later); null for a crawl of seeds.
    * `pages` is the spec's (revision 1's size); `webPages` the pages of the web crawled (revision

@@ -110,6 +110,7 @@ export function crawlSettingsDto(reader: CrawlReader, id: string, demo: { sites:
     userAgent: s.userAgent,
     storeContent: s.storeContent ?? false,
     contentBudget: s.contentBudget,
+    sitemaps: s.sitemaps ?? false,
     demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1, webPages: demo.webPages } : null,
   };
 }

@@ -42,6 +42,7 @@ export const CreateCrawlRequestSchema = z
     allowShortW: z.boolean().optional(),
     storeContent: z.boolean().optional(),
     contentBudget: limited('contentBudget').optional(),
+    sitemaps: z.boolean().optional(),
   })
   .strict();
 

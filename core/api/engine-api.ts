@@ -272,6 +272,7 @@ export class EngineApi implements C.CrawlbenchApi {
       allowShortW: req.allowShortW,
       storeContent: req.storeContent,
       contentBudget: req.contentBudget,
+      sitemaps: req.sitemaps,
     });
   }
 

@@ -37,6 +37,7 @@ export interface AgainForm {
   userAgent: string;
   storeContent: boolean;
   contentBudget: string;
+  sitemaps: boolean;
 }
 
 const text = (n: number | null) => (n === null ? '' : String(n));
@@ -76,5 +77,6 @@ export function againForm(s: CrawlSettingsDto, policies: readonly PolicyDescript
     userAgent: s.userAgent,
     storeContent: s.storeContent,
     contentBudget: String(Math.round((s.contentBudget / 1024 ** 3) * 1000) / 1000),
+    sitemaps: s.sitemaps ?? false,
   };
 }

@@ -87,6 +87,7 @@ export function settingFacts(s: CrawlSettingsDto): Fact[] {
     { key: 'maxPagesPerSite', label: 'Max pages per site', value: formatNumber(s.maxPagesPerSite), title: 'Pages fetched from one site, at most' },
     { key: 'siteKey', label: 'A site is', value: s.siteKey === 'domain' ? 'a registrable domain' : 'a host name', title: 'What politeness (w, c) and the per-site limits count as one site' },
     { key: 'userAgent', label: 'User agent', value: s.userAgent, title: 'Sent with every request' },
+    { key: 'sitemaps', label: 'Sitemaps', value: s.sitemaps ? 'read: pages found through them too' : 'not read: links only', title: 'Whether the sitemaps of each site (robots.txt Sitemap: lines, /sitemap.xml) were read and what they list crawled' },
     { key: 'content', label: 'Content kept', value: s.storeContent ? `yes, up to ${formatBytes(s.contentBudget)}` : 'no', title: 'Requests, response headers and bodies kept for a WARC export' },
   ];
   return facts;

@@ -99,6 +99,13 @@ const CODE_WORDS: Record<string, string> = {
   CRAWL_TRAP_DYNAMIC_DEPTH: 'dynamic URL too deep (trap guard)',
   CRAWL_TRAP_SITE_CAP: 'site page cap reached',
   CRAWL_URL_TOO_LONG: 'URL too long',
+  CRAWL_SITEMAP_MALFORMED: 'sitemap not well-formed',
+  CRAWL_SITEMAP_TOO_LARGE: 'sitemap over the limits',
+  CRAWL_SITEMAP_LOOP: 'sitemap index lists itself',
+  CRAWL_SITEMAP_TOO_DEEP: 'sitemap indexes too deep',
+  CRAWL_SITEMAP_NOT_GZIP: 'sitemap not gzip',
+  CRAWL_SITEMAP_UNAVAILABLE: 'sitemap unreachable',
+  CRAWL_SITEMAP_SITE_CAP: 'site sitemap cap reached',
 };
 
 export function codeWords(code: string): string {

@@ -42,9 +42,11 @@ export function startWord(status: CrawlInfo['status']): 'Start' | 'Resume' {
 /** Codes a page ends with when its server answered (an error status, or a body that cannot be read): not retried. */
 const ANSWERED = new Set(['CRAWL_HTTP_4XX', 'CRAWL_DECODED_TOO_LARGE', 'CRAWL_BAD_CONTENT_ENCODING']);
 const ROBOTS = new Set(['CRAWL_ROBOTS_UNAVAILABLE']);
+/** Sitemaps that were broken or could not be had (--sitemaps): codes CRAWL_SITEMAP_*. */
+const isSitemap = (code: string) => code.startsWith('CRAWL_SITEMAP_');
 
 export interface ErrorsLine {
-  kind: 'robots' | 'requests' | 'answered';
+  kind: 'robots' | 'requests' | 'answered' | 'sitemaps';
   count: number;
   /** What they are and where each is listed, in words. */
   text: string;
@@ -63,7 +65,8 @@ export function errorsExplained(errors: Record<string, number>): ErrorsLine[] {
   const sum = (kinds: Record<string, number>) => Object.values(kinds).reduce((a, b) => a + b, 0);
   const robots = of((c) => ROBOTS.has(c));
   const answered = of((c) => ANSWERED.has(c));
-  const requests = of((c) => !ROBOTS.has(c) && !ANSWERED.has(c));
+  const sitemaps = of(isSitemap);
+  const requests = of((c) => !ROBOTS.has(c) && !ANSWERED.has(c) && !isSitemap(c));
   const lines: ErrorsLine[] = [];
   const r = sum(robots);
   if (r > 0) {
@@ -76,6 +79,10 @@ export function errorsExplained(errors: Record<string, number>): ErrorsLine[] {
   const a = sum(answered);
   if (a > 0) {
     lines.push({ kind: 'answered', count: a, text: `${plural(a, 'page answered with an error', 'pages answered with an error')} (${kindsText(answered)}) or unreadable: in Recent errors, and in Sites among the pages not fetched by reason` });
+  }
+  const m = sum(sitemaps);
+  if (m > 0) {
+    lines.push({ kind: 'sitemaps', count: m, text: `${plural(m, 'sitemap', 'sitemaps')} broken or unreachable (${kindsText(sitemaps)}): what each listed before its problem was still crawled; each one that answered is a page of its site with that code (Sites, with errors)` });
   }
   return lines;
 }

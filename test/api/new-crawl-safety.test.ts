@@ -101,6 +101,7 @@ describe('New crawl: every number checked, named, bounded', async () => {
       [{ demoWeb: { pages: 0 } }, 'demoWeb.pages', /^demoWeb\.pages: must be at least 1$/],
       [{ demoWeb: 'yes' as unknown as boolean }, 'demoWeb', /^demoWeb: /],
       [{ storeContent: 'yes' as unknown as boolean }, 'storeContent', /^storeContent: must be true or false$/],
+      [{ sitemaps: 'yes' as unknown as boolean }, 'sitemaps', /^sitemaps: must be true or false$/],
       [{ resolve: [{ pattern: '', address: '127.0.0.1' }] }, 'resolve.0.pattern', /^resolve\.0\.pattern: must not be empty$/],
     ];
     for (const [extra, field, words] of cases) {
@@ -113,6 +114,14 @@ describe('New crawl: every number checked, named, bounded', async () => {
       expect(err!.message).not.toMatch(/expected|Too big|Too small|Invalid|<=|>=/);
     }
     expect(crawlFiles()).toEqual([]);
+  });
+
+  it('keeps the sitemaps choice with the crawl: off unless asked, and said back in its settings', async () => {
+    await api.createCrawl(local({ name: 'sm-off' }));
+    await api.createCrawl(local({ name: 'sm-on', sitemaps: true }));
+    expect((await api.crawlSettings('sm-off')).sitemaps).toBe(false);
+    expect((await api.crawlSettings('sm-on')).sitemaps).toBe(true);
+    for (const id of ['sm-off', 'sm-on']) await api.deleteCrawl(id);
   });
 
   it('refuses w below 1 s for hosts outside this machine unless confirmed, before writing anything', async () => {

@@ -22,6 +22,7 @@ const settings = (extra: Partial<CrawlSettingsDto> = {}): CrawlSettingsDto => ({
   userAgent: 'crawlbench/0.1',
   storeContent: false,
   contentBudget: 10 * 1024 ** 3,
+  sitemaps: false,
   demoWeb: null,
   ...extra,
 });
@@ -29,7 +30,8 @@ const settings = (extra: Partial<CrawlSettingsDto> = {}): CrawlSettingsDto => ({
 describe('crawl facts', () => {
   it('states every setting in words, w in seconds or milliseconds', () => {
     const f = Object.fromEntries(settingFacts(settings()).map((x) => [x.key, x.value]));
-    expect(f).toMatchObject({ seeds: 'https://www.uchile.cl/, https://www.emol.cl/', scope: '.cl', policy: 'opic', params: 'alpha = 0.5', history: 'none', w: '15 s', c: '1', r: '256', batch: 'none', maxPages: 'no limit', maxDepth: '15', content: 'no' });
+    expect(f).toMatchObject({ seeds: 'https://www.uchile.cl/, https://www.emol.cl/', scope: '.cl', policy: 'opic', params: 'alpha = 0.5', history: 'none', w: '15 s', c: '1', r: '256', batch: 'none', maxPages: 'no limit', maxDepth: '15', content: 'no', sitemaps: 'not read: links only' });
+    expect(Object.fromEntries(settingFacts(settings({ sitemaps: true })).map((x) => [x.key, x.value])).sitemaps).toBe('read: pages found through them too');
     const demo = Object.fromEntries(settingFacts(settings({ w: 50, demoWeb: { sites: 60, pages: 3000, latencyMs: 20, revision: 2, webPages: 3449 }, historyCrawl: 'first' })).map((x) => [x.key, x.value]));
     expect(demo.source).toBe('demo web, revision 2 (months later) of the web of 60 sites, 3,000 pages: 3,449 pages');
     expect(demo.w).toBe('50 ms');

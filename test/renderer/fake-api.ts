@@ -46,6 +46,7 @@ export function settingsOf(id: string, req: CreateCrawlRequest): CrawlSettingsDt
     id, seeds: s.seeds, scope: { suffixes: s.scope.suffixes, hosts: s.scope.hosts, excludes: s.scope.excludes }, seedText: demo ? '' : [...s.seeds, ...s.scope.suffixes].join('\n'),
     siteKey: s.siteKey, policy: s.policy, policyParams: s.policyParams, historyCrawl: historyCrawl ?? null, w: s.w, c: s.c, r: s.r, batch: s.batch, maxPages: s.maxPages,
     maxDepth: s.maxDepth, maxPagesPerSite: s.maxPagesPerSite, userAgent: s.userAgent, storeContent: s.storeContent, contentBudget: s.contentBudget,
+    sitemaps: s.sitemaps,
     // Revision 1 has the spec's pages; the fake does not build revision 2, whose size it leaves unknown.
     demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1, webPages: (demo.revision ?? 1) === 1 ? demo.pages : null } : null,
   };

@@ -50,4 +50,25 @@ describe('New crawl refusals', () => {
     await create(w);
     expect(w.find('[data-testid="create-error"]').text()).toMatch(/^User agent: must be at most 1,000 characters/);
   });
+
+  it('offers sitemaps, off by default, with a tooltip: ticked, the crawl reads them', async () => {
+    for (const [name, tick] of [['plain', false], ['with-sitemaps', true]] as const) {
+      const { w } = await openAt('/new');
+      const box = w.find('[data-testid="sitemaps"]');
+      expect((box.element as HTMLInputElement).checked).toBe(false);
+      expect(box.element.closest('label')!.getAttribute('title')).toMatch(/sitemap/i);
+      await w.find('[data-testid="real-seeds"]').setValue(true);
+      await w.find('[data-testid="seeds"]').setValue('http://a.test/');
+      await new Promise((r) => setTimeout(r, 400));
+      await flushPromises();
+      await w.find('[data-testid="name"]').setValue(name);
+      const shortW = w.find('[data-testid="allow-short-w"]');
+      if (shortW.exists()) await shortW.setValue(true);
+      if (tick) await box.setValue(true);
+      await create(w);
+      expect(w.find('[data-testid="create-error"]').exists() ? w.find('[data-testid="create-error"]').text() : '').toBe('');
+      expect((await fake.api.crawlSettings(name)).sitemaps).toBe(tick);
+      unmountWorkbench();
+    }
+  });
 });
