@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Crawler } from '../../core/engine/crawler.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { SITEMAP_MAX_BYTES, SITEMAP_MAX_ENTRIES } from '../../core/parse/sitemap-reader.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
@@ -171,5 +172,28 @@ describe('sitemaps (--sitemaps)', { timeout: 120_000 }, async () => {
       expect(plain.has(hidden('plain', n))).toBe(false);
       expect(withFlag.get(hidden('plain', n))).toBe('fetched');
     }
+  });
+
+  it('a crawl paused while sitemaps are still to read resumes them and ends with the same pages and sitemaps', async () => {
+    const { db: whole } = await withSm;
+    const db = join(dir, 'resumed.db');
+    const first = await crawl(db, testSettings(seedUrls(web, port), { c, w, sitemaps: true, maxPages: 60 }));
+    expect(first.stopReason).toBe('max-pages');
+    const sitemapsOf = (file: string) => {
+      const store = CrawlStore.open(file, { readonly: true });
+      const rows = store.db.prepare('SELECT url, state, error_code FROM sitemaps ORDER BY url').all();
+      store.close();
+      return rows;
+    };
+    const queued = (sitemapsOf(db) as Array<{ state: string }>).filter((r) => r.state === 'queued').length;
+    expect(queued).toBeGreaterThan(0);
+    const again = Crawler.open(db, { maxPages: null });
+    try {
+      expect((await again.run()).stopReason).toBe('finished');
+    } finally {
+      again.close();
+    }
+    expect([...fetchedUrls(db).entries()].sort()).toEqual([...fetchedUrls(whole).entries()].sort());
+    expect(sitemapsOf(db)).toEqual(sitemapsOf(whole));
   });
 });
