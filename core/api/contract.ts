@@ -229,6 +229,10 @@ export interface SiteRowDto {
   crawlDelayMs: number | null;
   /** The site's value in the latest site PageRank run; null when no run exists. */
   pagerank: number | null;
+  /** The schemes the crawl reached the site over, http before https (empty before its first connection). */
+  schemes: Array<'http' | 'https'>;
+  /** Its certificate as last found over https: 'ok', or the problem's code (CRAWL_TLS_...); null: never reached over https. */
+  certificate: string | null;
 }
 
 export interface SitesPage {

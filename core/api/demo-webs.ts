@@ -22,6 +22,8 @@ export interface DemoSpec {
   seed: number;
   /** 2: the same web months later (testweb --revision 2): some pages gone, new ones, changed links. */
   revision?: 1 | 2;
+  /** Its sites serve sitemaps (testweb --sitemaps): set for a crawl that reads them, so they have something to read. */
+  sitemaps?: boolean;
 }
 
 export const DEMO_DEFAULTS: DemoSpec = { sites: 60, pages: 3000, latencyMs: 20, seed: 1, revision: 1 };
@@ -50,7 +52,7 @@ export class DemoWebs {
   async ensure(id: string, spec: DemoSpec, port?: number): Promise<{ port: number; seeds: string[]; stable: boolean; pages: number }> {
     let server = this.servers.get(id);
     if (!server) {
-      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false });
+      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false, sitemaps: spec.sitemaps ?? false });
       const listen = async (p: number) => {
         // Validators on: a demo crawl of revision 2 guided by one of revision 1 asks only for what changed.
         const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile, validators: true });

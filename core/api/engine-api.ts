@@ -199,6 +199,8 @@ export class EngineApi implements C.CrawlbenchApi {
     try {
       if (req.demoWeb) {
         const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
+        // A crawl that reads sitemaps gets a demo web whose sites serve some (and the broken kinds).
+        if (req.sitemaps) spec.sitemaps = true;
         const web = await this.demos.ensure(id, spec);
         demo = { spec, port: web.port, pages: web.pages };
         Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });

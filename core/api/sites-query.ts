@@ -5,6 +5,7 @@
  */
 import { badField, ErrorCodes, SkipCodes } from '../errors.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
+import { schemeNames } from '../store/record-fields.js';
 import { SiteList, type SiteListSort, type SiteRobotsRow } from '../store/site-list.js';
 import { SITE_SORT_KEYS, SITE_STATES, type SiteRobotsDto, type SiteSortKey, type SitesPage, type SitesQuery, type SiteStateDto } from './contract.js';
 
@@ -103,6 +104,8 @@ export function sitesPage(reader: CrawlReader, query: SitesQuery = {}): SitesPag
       robots: robots.get(r.id) ?? null,
       crawlDelayMs: r.crawlDelayMs,
       pagerank: run ? (r.pagerank ?? null) : null,
+      schemes: schemeNames(r.schemes),
+      certificate: r.tls,
     })),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { ErrorCodes } from '../errors.js';
 import { ExportReader } from '../store/export-reader.js';
+import { schemeNames } from '../store/record-fields.js';
 import { TICK_ROWS, type ExportContext } from './context.js';
 import { contentTypeMatches, seqMatches, statusMatches, type ExportSubject } from './options.js';
 import { siteFilter } from './site-filter.js';
@@ -42,6 +43,8 @@ export const COLUMNS: Record<ExportSubject, readonly Column[]> = {
     { name: 'parked', type: 'string' },
     { name: 'parked_why', type: 'string' },
     { name: 'robots_txt', type: 'string' },
+    { name: 'schemes', type: 'string' },
+    { name: 'certificate', type: 'string' },
     { name: 'connect_ms', type: 'double' },
     { name: 'pages_per_connection', type: 'double' },
     { name: 'pagerank', type: 'double' },
@@ -114,12 +117,12 @@ async function* siteRows(ctx: ExportContext): AsyncGenerator<Row[]> {
   let chunk: Row[] = [];
   let seen = 0;
   const found = new Set<string>();
-  for (const s of reader.sites(['host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'parked', 'connectMs', 'requestsPerConn'])) {
+  for (const s of reader.sites(['host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'parked', 'connectMs', 'requestsPerConn', 'schemes', 'tls'])) {
     if (!wanted || wanted.has(s.host)) {
       found.add(s.host);
       chunk.push([
         s.host, s.pagesFetched, s.pagesKnown, s.bytes, s.errors, s.parked, s.parked ? (PARKED_WHY[s.parked] ?? s.parked) : null,
-        robots.get(s.id) ?? null, s.connectMs, s.requestsPerConn, ranks.get(s.id) ?? null,
+        robots.get(s.id) ?? null, schemeNames(s.schemes).join(',') || null, s.tls, s.connectMs, s.requestsPerConn, ranks.get(s.id) ?? null,
       ]);
     }
     if (++seen % TICK_ROWS === 0) {

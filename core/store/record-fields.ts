@@ -117,6 +117,14 @@ const SITE_SQL: Record<SiteField, string> = {
   tls: 'tls',
 };
 
+/** The schemes a site's `schemes` bits stand for (1 http, 2 https), in that order. */
+export function schemeNames(bits: number): Array<'http' | 'https'> {
+  const out: Array<'http' | 'https'> = [];
+  if (bits & 1) out.push('http');
+  if (bits & 2) out.push('https');
+  return out;
+}
+
 /** Every page field, for a caller that wants whole records. */
 export const PAGE_FIELDS = Object.keys(PAGE_SQL) as PageField[];
 export const SITE_FIELDS = Object.keys(SITE_SQL) as SiteField[];

@@ -41,7 +41,7 @@ export interface SiteListQuery {
   offset: number;
 }
 
-const ROW_FIELDS = ['id', 'host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'connectMs', 'responseMs', 'requestsPerConn', 'crawlDelayMs', 'parked'] as const;
+const ROW_FIELDS = ['id', 'host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'connectMs', 'responseMs', 'requestsPerConn', 'crawlDelayMs', 'parked', 'schemes', 'tls'] as const;
 
 export type SiteListRow = Pick<SiteRecord, (typeof ROW_FIELDS)[number]> & {
   state: SiteListState;

@@ -99,6 +99,11 @@ const CODE_WORDS: Record<string, string> = {
   CRAWL_TRAP_DYNAMIC_DEPTH: 'dynamic URL too deep (trap guard)',
   CRAWL_TRAP_SITE_CAP: 'site page cap reached',
   CRAWL_URL_TOO_LONG: 'URL too long',
+  CRAWL_TLS_EXPIRED: 'certificate expired',
+  CRAWL_TLS_UNTRUSTED: 'certificate untrusted',
+  CRAWL_TLS_WRONG_NAME: 'certificate for another name',
+  CRAWL_TLS_HANDSHAKE_FAILED: 'TLS handshake failed',
+  CRAWL_TLS_HANDSHAKE_TIMEOUT: 'TLS handshake timed out',
   CRAWL_SITEMAP_MALFORMED: 'sitemap not well-formed',
   CRAWL_SITEMAP_TOO_LARGE: 'sitemap over the limits',
   CRAWL_SITEMAP_LOOP: 'sitemap index lists itself',
@@ -126,6 +131,18 @@ const ROBOTS_WORDS: Record<SiteRobotsDto['state'], string> = {
   'allow-all': 'none; all allowed',
   unavailable: 'unreadable',
 };
+
+/** The schemes a site was reached over, in words ('http and https'); '–' before its first connection. */
+export function schemesText(schemes: readonly string[]): string {
+  return schemes.length === 0 ? '–' : schemes.join(' and ');
+}
+
+/** A site's certificate in words: valid, the problem, or none (never reached over https). */
+export function certificateText(certificate: string | null): string {
+  if (certificate === null) return 'none (not https)';
+  if (certificate === 'ok') return 'valid';
+  return codeWords(certificate);
+}
 
 export function robotsText(r: SiteRobotsDto | null): string {
   if (!r) return 'not asked yet';

@@ -38,6 +38,8 @@ interface SiteRow {
   requests_per_conn: number | null;
   crawl_delay_ms: number | null;
   parked: string | null;
+  schemes: number;
+  tls: string | null;
 }
 let sites: SiteRow[];
 
@@ -144,6 +146,9 @@ describe('listSites on a finished crawl of the demo web', () => {
       expect(r.pagerank).toBe(ranks.get(s.id));
       expect(r.crawlDelayMs).toBe(s.crawl_delay_ms);
       expect(r.parked).toBe(s.parked);
+      // The schemes as the file's bits say (the demo web: http only, so no certificate).
+      expect(r.schemes, r.host).toEqual([...(s.schemes & 1 ? ['http'] : []), ...(s.schemes & 2 ? ['https'] : [])]);
+      expect(r.certificate, r.host).toBe(s.tls);
       const own = robots.filter((x) => x.siteId === s.id);
       if (own.length === 0) expect(r.robots).toBeNull();
       else {
@@ -154,6 +159,7 @@ describe('listSites on a finished crawl of the demo web', () => {
       }
     }
     expect(kinds, 'some site has pages that failed').toBeGreaterThan(0);
+    expect(rows.filter((r) => r.pagesFetched > 0).every((r) => r.schemes.includes('http') && r.certificate === null)).toBe(true);
     expect(rows.some((r) => r.robots?.state === 'unavailable')).toBe(sites.some((s) => s.parked === 'CRAWL_ROBOTS_UNAVAILABLE'));
     expect((await list({})).pagerankRun?.id).toBe(run);
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, CrawlStateEvent, CreateCrawlRequest } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
-import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
+import { DEMO_DEFAULTS, readDemoSidecar } from '../../core/api/demo-webs.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { handWeb } from '../../core/testweb/hand-web.js';
 import { serve } from '../helpers/web.js';
@@ -122,6 +122,12 @@ describe('New crawl: every number checked, named, bounded', async () => {
     expect((await api.crawlSettings('sm-off')).sitemaps).toBe(false);
     expect((await api.crawlSettings('sm-on')).sitemaps).toBe(true);
     for (const id of ['sm-off', 'sm-on']) await api.deleteCrawl(id);
+    // A demo crawl that reads sitemaps is made against a demo web that serves some, kept with it.
+    await api.createCrawl({ name: 'sm-demo', demoWeb: true, sitemaps: true });
+    await api.createCrawl({ name: 'plain-demo', demoWeb: true });
+    expect(readDemoSidecar(join(dir, 'ws', 'sm-demo.demo.json'))!.spec.sitemaps).toBe(true);
+    expect(readDemoSidecar(join(dir, 'ws', 'plain-demo.demo.json'))!.spec.sitemaps).toBeUndefined();
+    for (const id of ['sm-demo', 'plain-demo']) await api.deleteCrawl(id);
   });
 
   it('refuses w below 1 s for hosts outside this machine unless confirmed, before writing anything', async () => {

@@ -122,7 +122,9 @@ function expected(db: string): { pages: Obj[]; sites: Obj[]; links: Obj[] } {
     const sitePr = new Map(siteRun.map((r) => [r.name, r.value]));
     const sites = [...reader.sites(['host', 'pagesFetched', 'pagesKnown', 'bytes', 'errors', 'parked', 'connectMs', 'requestsPerConn'])].map((s) => ({
       site: s.host, pages_fetched: s.pagesFetched, pages_known: s.pagesKnown, bytes: s.bytes, errors: s.errors, parked: s.parked, parked_why: null,
-      robots_txt: s.host === 'a.test' ? 'rules' : 'allow-all', connect_ms: s.connectMs, pages_per_connection: s.requestsPerConn, pagerank: sitePr.get(s.host) ?? null,
+      // A web served over http only: every site reached over http, no certificate.
+      robots_txt: s.host === 'a.test' ? 'rules' : 'allow-all', schemes: 'http', certificate: null,
+      connect_ms: s.connectMs, pages_per_connection: s.requestsPerConn, pagerank: sitePr.get(s.host) ?? null,
     }));
     const urls = new Map([...reader.pages(['url'])].map((p) => [p.id, p.url]));
     const links: Obj[] = [];

@@ -9,7 +9,8 @@ import { checkSitesQuery } from '../../core/api/sites-query.js';
 export function fakeSiteRow(host: string, extra: Partial<SiteRowDto> = {}): SiteRowDto {
   return {
     host, pagesFetched: 3, pagesKnown: 4, bytes: 10, errors: 0, connectMs: 1, responseMs: 2, requestsPerConn: 1, parked: null,
-    state: 'done', errorsByKind: {}, robots: { state: 'fetched', status: 200, origins: 1 }, crawlDelayMs: null, pagerank: null, ...extra,
+    state: 'done', errorsByKind: {}, robots: { state: 'fetched', status: 200, origins: 1 }, crawlDelayMs: null, pagerank: null,
+    schemes: ['http'], certificate: null, ...extra,
   };
 }
 
@@ -27,6 +28,9 @@ export function fakeSiteRows(n: number, withPagerank = true): SiteRowDto[] {
       robots: i % 7 === 3 ? { state: 'unavailable', status: 503, origins: 1 } : { state: 'fetched', status: 200, origins: 1 },
       crawlDelayMs: i % 4 === 0 ? 1000 : null,
       pagerank: withPagerank ? 1 / (i + 2) : null,
+      // Every third on https too; every eleventh's certificate expired.
+      schemes: i % 3 === 0 ? ['http', 'https'] : ['http'],
+      certificate: i % 3 !== 0 ? null : i % 11 === 0 ? 'CRAWL_TLS_EXPIRED' : 'ok',
     }),
   );
 }

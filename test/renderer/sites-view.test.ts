@@ -95,6 +95,20 @@ describe('Sites view', () => {
     expect(w.text()).not.toMatch(/CRAWL_/);
   });
 
+  it("shows each site's schemes and certificate in words (issue 26)", async () => {
+    const { w } = await openAt('/crawls/demo1/sites?sort=host&q=www.site33.test');
+    const cell = (r: ReturnType<typeof w.find>, col: string) => r.find(`td[data-col="${col}"]`).text();
+    const expired = w.find('[data-table="sites"] tbody tr');
+    expect(cell(expired, 'host')).toBe('www.site33.test');
+    expect(cell(expired, 'schemes')).toBe('http and https');
+    expect(cell(expired, 'certificate')).toBe('certificate expired');
+    const other = (await openAt('/crawls/demo1/sites?sort=host&q=www.site34.test')).w.find('[data-table="sites"] tbody tr');
+    expect([cell(other, 'schemes'), cell(other, 'certificate')]).toEqual(['http', 'none (not https)']);
+    const valid = (await openAt('/crawls/demo1/sites?sort=host&q=www.site30.test')).w.find('[data-table="sites"] tbody tr');
+    expect(cell(valid, 'certificate')).toBe('valid');
+    expect(w.text()).not.toMatch(/CRAWL_TLS/);
+  });
+
   it('names the field of an address the engine refuses, and keeps the table (issue 23)', async () => {
     const { router, w } = await openAt('/crawls/demo1/sites?sort=host&offset=99999999999999999999');
     const note = w.find('[data-testid="sites-error"]').text();

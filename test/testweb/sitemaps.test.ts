@@ -1,4 +1,6 @@
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { DEMO_DEFAULTS, DemoWebs } from '../../core/api/demo-webs.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { SITEMAP_STYLES } from '../../core/testweb/sitemaps.js';
 
@@ -23,4 +25,22 @@ describe('test web sitemaps (WebSpec.sitemaps)', () => {
       expect(on.sites[0]!.sitemap).toBeUndefined();
     });
   }
+
+  it('a demo web asked for sitemaps serves them (and one not asked for, none)', async () => {
+    const demos = new DemoWebs({ port: 0 });
+    const get = async (port: number, host: string, path: string) => (await request(`http://127.0.0.1:${port}${path}`, { headers: { host: `${host}:${port}` } })).statusCode;
+    const spec = { ...DEMO_DEFAULTS };
+    const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, sitemaps: true });
+    const plain = web.sites.find((s) => s.sitemap === 'plain')!.host;
+    try {
+      const on = await demos.ensure('on', { ...spec, sitemaps: true });
+      const off = await demos.ensure('off', spec);
+      expect(await get(on.port, plain, '/sitemap.xml')).toBe(200);
+      expect(await get(on.port, plain, '/hidden/page-1.html')).toBe(200);
+      expect(await get(off.port, plain, '/sitemap.xml')).toBe(404);
+    } finally {
+      await demos.stop('on');
+      await demos.stop('off');
+    }
+  });
 });
