@@ -85,6 +85,14 @@ describe('Live and Crawls', () => {
     expect(running).toMatch(/Failed requests in Sites/);
     expect(running).toMatch(/2 pages answered with an error \(client error \(4xx\) 2\)/);
     expect(running).toMatch(/1 robots\.txt request that failed/);
+
+    // Broken sitemaps (--sitemaps) are said apart, not as failed requests.
+    fake.emitStats(stats('run', 11, { errors: { CRAWL_SITEMAP_MALFORMED: 1, CRAWL_SITEMAP_TOO_LARGE: 2, CRAWL_HTTP_5XX: 3 }, errorTotal: 6 }));
+    await flushPromises();
+    const sitemaps = run.w.find('[data-kind="sitemaps"]').text();
+    expect(sitemaps).toMatch(/^3 sitemaps broken or unreachable \(sitemap over the limits 2 · sitemap not well-formed 1\)/);
+    expect(run.w.find('[data-kind="requests"]').text()).toMatch(/^3 failed requests \(server error \(5xx\) 3\)/);
+    expect(run.w.find('[data-testid="errors-explained"]').text()).not.toMatch(/CRAWL_/);
   });
 
   it('draws the cumulative PageRank chart only with an estimate to draw, from 0 pages; says so where the policy keeps none', async () => {
