@@ -87,13 +87,18 @@ export async function sitemapPhase(
       ctx.counters.bump(`skipped:${ErrorCodes.ROBOTS_DISALLOWED}`);
       continue;
     }
-    if (stopping() || !conn.open || requests >= ctx.settings.c) break;
+    if (stopping() || !conn.open || requests >= ctx.settings.c || pageLimitReached(ctx)) break;
     if (requests > 0 && ctx.settings.keepaliveGap > 0) await sleep(ctx.settings.keepaliveGap);
     requests++;
     const again = await fetchSitemap(ctx, site, conn, row, result);
     if (!again) break;
   }
   return requests;
+}
+
+/** A sitemap that answers is a fetched page: none is asked for once the crawl has its --max-pages. */
+function pageLimitReached(ctx: CrawlContext): boolean {
+  return ctx.settings.maxPages !== null && ctx.counters.pagesFetched >= ctx.settings.maxPages;
 }
 
 const NOTHING = {
