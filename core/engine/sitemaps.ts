@@ -41,8 +41,19 @@ const SITEMAP_LINE = /^[ \t]*sitemap[ \t]*:[ \t]*(\S+)/gim;
 class Book {
   readonly store: SitemapStore;
   private readonly totals = new Map<number, { files: number; entries: number }>();
+  private readonly plannedOrigins = new Set<string>();
   constructor(ctx: CrawlContext) {
     this.store = new SitemapStore(ctx.store.db);
+  }
+  /** The origin's sitemaps were planned: this run, or an earlier one (its /sitemap.xml is stored as guessed). */
+  planned(origin: string): boolean {
+    if (this.plannedOrigins.has(origin)) return true;
+    if (this.store.byUrl(`${origin}/sitemap.xml`)?.source !== 'guess') return false;
+    this.plannedOrigins.add(origin);
+    return true;
+  }
+  markPlanned(origin: string): void {
+    this.plannedOrigins.add(origin);
   }
   site(siteId: number): { files: number; entries: number } {
     let t = this.totals.get(siteId);
@@ -80,7 +91,10 @@ export async function sitemapPhase(
   stopping: () => boolean,
 ): Promise<number> {
   const b = book(ctx);
-  if (!b.store.planned(origin)) plan(ctx, site, origin);
+  if (!b.planned(origin)) {
+    plan(ctx, site, origin);
+    b.markPlanned(origin);
+  }
   for (const row of b.store.queued(origin)) {
     if (!rules.isAllowed(row.url)) {
       b.store.record(row.id, { ...NOTHING, state: 'skipped', errorCode: ErrorCodes.ROBOTS_DISALLOWED, message: 'disallowed by robots.txt', attempts: row.attempts });
@@ -112,14 +126,21 @@ function plan(ctx: CrawlContext, site: SiteState, origin: string): void {
   for (const m of body.matchAll(SITEMAP_LINE)) {
     const url = canonicalize(m[1]!, robotsUrl);
     if (!url) continue;
-    const other = new URL(url).origin !== origin;
-    add(ctx, site, {
-      siteId: site.id, origin: new URL(url).origin, url, source: 'robots', parentId: null, depth: 0, lastmod: null,
-      ...(other ? { skipped: { code: null, message: `on another origin than ${robotsUrl}: not fetched` } } : {}),
-    });
+    if (otherOrigin(ctx, url, origin)) continue;
+    add(ctx, site, { siteId: site.id, origin, url, source: 'robots', parentId: null, depth: 0, lastmod: null });
   }
   const guess = `${origin}/sitemap.xml`;
   add(ctx, site, { siteId: site.id, origin, url: guess, source: 'guess', parentId: null, depth: 0, lastmod: null });
+}
+
+/**
+ * A sitemap on another origin than the robots.txt, index or redirect naming it: not fetched
+ * (the connections that would fetch it serve the other origin), only counted.
+ */
+function otherOrigin(ctx: CrawlContext, url: string, origin: string): boolean {
+  if (new URL(url).origin === origin) return false;
+  ctx.counters.bump('sitemaps:other-origin');
+  return true;
 }
 
 /**
@@ -130,9 +151,9 @@ function add(ctx: CrawlContext, site: SiteState, s: NewSitemap): boolean {
   const b = book(ctx);
   if (b.store.byUrl(s.url)) return true;
   const totals = b.site(site.id);
-  if (!s.skipped && totals.files >= FILES_PER_SITE) return false;
+  if (totals.files >= FILES_PER_SITE) return false;
   b.store.insert(s);
-  if (!s.skipped) totals.files++;
+  totals.files++;
   return true;
 }
 
@@ -278,12 +299,8 @@ class SitemapRead implements BodySink {
       this.indexProblem ??= { code: ErrorCodes.SITEMAP_TOO_DEEP, message: `indexes nested more than ${MAX_INDEX_DEPTH} deep: what it lists is not fetched` };
       return true;
     }
-    const origin = new URL(url).origin;
-    const other = origin !== this.row.origin;
-    const added = add(this.ctx, this.site, {
-      siteId: this.site.id, origin, url, source: 'index', parentId: this.row.id, depth, lastmod: e.lastmod,
-      ...(other ? { skipped: { code: null, message: `on another origin than the index ${this.row.url}: not fetched` } } : {}),
-    });
+    if (otherOrigin(this.ctx, url, this.row.origin)) return true;
+    const added = add(this.ctx, this.site, { siteId: this.site.id, origin: this.row.origin, url, source: 'index', parentId: this.row.id, depth, lastmod: e.lastmod });
     if (!added) {
       this.indexProblem ??= { code: ErrorCodes.SITEMAP_SITE_CAP, message: `the site has ${FILES_PER_SITE.toLocaleString('en-US')} sitemap files, the most read per site: the rest is not fetched` };
       return false;
@@ -361,11 +378,9 @@ class SitemapRead implements BodySink {
     const target = location ? canonicalize(location, this.row.url) : null;
     const message = target ? `redirects to ${target}` : 'a redirect without a location';
     this.book.store.record(this.row.id, { ...NOTHING, state: 'fetched', httpStatus: res.status, message, attempts, bytes: this.bytes, fetchedAt: res.endedAt });
-    if (!target || this.isAncestor(target)) return;
-    const origin = new URL(target).origin;
+    if (!target || this.isAncestor(target) || otherOrigin(this.ctx, target, this.row.origin)) return;
     add(this.ctx, this.site, {
-      siteId: this.site.id, origin, url: target, source: 'redirect', parentId: this.row.id, depth: this.row.depth, lastmod: this.row.lastmod,
-      ...(origin !== this.row.origin ? { skipped: { code: null, message: `on another origin than ${this.row.url}: not fetched` } } : {}),
+      siteId: this.site.id, origin: this.row.origin, url: target, source: 'redirect', parentId: this.row.id, depth: this.row.depth, lastmod: this.row.lastmod,
     });
   }
 

@@ -31,8 +31,6 @@ export interface NewSitemap {
   parentId: number | null;
   depth: number;
   lastmod: string | null;
-  /** Known at once not to be fetched: stored as skipped with this reason. */
-  skipped?: { code: string | null; message: string };
 }
 
 /** What a fetch of a sitemap came to. */
@@ -68,11 +66,9 @@ export class SitemapStore {
       byUrl: db.prepare(`SELECT ${SELECT} FROM sitemaps WHERE url = ?`),
       byId: db.prepare(`SELECT ${SELECT} FROM sitemaps WHERE id = ?`),
       queued: db.prepare(`SELECT ${SELECT} FROM sitemaps WHERE origin = ? AND state = 'queued' ORDER BY id`),
-      planned: db.prepare('SELECT 1 FROM sitemaps WHERE origin = ? LIMIT 1').pluck(),
-      siteTotals: db.prepare(`SELECT count(*) AS files, coalesce(sum(urls + sitemaps), 0) AS entries FROM sitemaps
-        WHERE site_id = ? AND state <> 'skipped'`),
-      insert: db.prepare(`INSERT INTO sitemaps(site_id, origin, url, source, parent_id, depth, lastmod, state, error_code, message)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      siteTotals: db.prepare('SELECT count(*) AS files, coalesce(sum(urls + sitemaps), 0) AS entries FROM sitemaps WHERE site_id = ?'),
+      insert: db.prepare(`INSERT INTO sitemaps(site_id, origin, url, source, parent_id, depth, lastmod)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`),
       setPage: db.prepare('UPDATE sitemaps SET page_id = ? WHERE id = ?'),
       record: db.prepare(`UPDATE sitemaps SET state = ?, http_status = ?, root = ?, gzip = ?, urls = ?, sitemaps = ?,
         bytes = ?, decoded_bytes = ?, error_code = ?, message = ?, attempts = ?, fetched_at = ? WHERE id = ?`),
@@ -90,17 +86,13 @@ export class SitemapStore {
   queued(origin: string): SitemapRow[] {
     return this.st.queued!.all(origin) as SitemapRow[];
   }
-  /** Whether the origin's sitemaps were planned (robots.txt read for them, /sitemap.xml added). */
-  planned(origin: string): boolean {
-    return this.st.planned!.get(origin) !== undefined;
-  }
-  /** Sitemap files of a site not skipped, and the entries read from them. */
+  /** Sitemap files a site's sitemaps named (each fetched or to be), and the entries read from them. */
   siteTotals(siteId: number): { files: number; entries: number } {
     return this.st.siteTotals!.get(siteId) as { files: number; entries: number };
   }
+  /** A sitemap to fetch (queued). */
   insert(s: NewSitemap): number {
-    const state = s.skipped ? 'skipped' : 'queued';
-    const r = this.st.insert!.run(s.siteId, s.origin, s.url, s.source, s.parentId, s.depth, s.lastmod, state, s.skipped?.code ?? null, s.skipped?.message ?? null);
+    const r = this.st.insert!.run(s.siteId, s.origin, s.url, s.source, s.parentId, s.depth, s.lastmod);
     return Number(r.lastInsertRowid);
   }
   setPage(id: number, pageId: number): void {

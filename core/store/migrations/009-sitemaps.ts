@@ -4,7 +4,7 @@
  *   the /sitemap.xml every site is asked for, or an index), how deep among indexes, and what
  *   became of it: queued, fetched (read, perhaps with a problem), failed (no answer, or an
  *   error status, after its attempts), absent (/sitemap.xml answered 404: the site has none),
- *   skipped (robots.txt disallows it, another origin, a site's cap). A sitemap that answered
+ *   skipped (robots.txt disallows it, or the site's cap). A sitemap that answered
  *   2xx is also a fetched page (page_id), the source of the links to what it lists.
  * - links.lastmod: a sitemap's <lastmod> for the page (or sitemap) it lists, as written.
  */
