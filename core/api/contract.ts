@@ -85,7 +85,7 @@ export interface CreateCrawlRequest {
   /** URLs, host names, or domain suffixes (".cl", ".uchile.cl"), one per line; or a file's text. */
   seedText?: string;
   /** Start the built-in test web in-process on 127.0.0.1 and crawl it (fills seeds, scope, resolve). */
-  demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number; revision?: 1 | 2 };
+  demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number; revision?: 1 | 2; tls?: number };
   policy?: string;
   policyParams?: Record<string, unknown>;
   w?: number;
@@ -111,6 +111,10 @@ export interface CreateCrawlRequest {
   contentBudget?: number;
   /** Read each site's sitemaps and crawl what they list (default false: links only). */
   sitemaps?: boolean;
+  /** A site whose certificate fails: 'record' (default) fetches it and records the problem; 'verify' refuses it. */
+  tls?: 'verify' | 'record';
+  /** The text of a CA file (PEM certificates) to trust besides Node's and the system's; kept with the crawl. */
+  caPem?: string;
 }
 
 export type StatsEvent = {

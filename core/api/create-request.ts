@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { limited } from '../config/settings.js';
 import { badField } from '../errors.js';
+import { pemCertificates } from '../fetch/trust.js';
 import type { CreateCrawlRequest } from './contract.js';
 
 const DemoSpecSchema = z
@@ -15,6 +16,7 @@ const DemoSpecSchema = z
     pages: z.number().int().min(1).max(1_000_000).optional(),
     latencyMs: z.number().min(0).max(10_000).optional(),
     revision: z.number().int().min(1).max(2).optional(),
+    tls: z.number().min(0).max(1).optional(),
   })
   .strict();
 
@@ -26,7 +28,7 @@ export const CreateCrawlRequestSchema = z
   .object({
     name: z.string().max(100).optional(),
     seedText: z.string().max(64 * 1024 * 1024).optional(),
-    demoWeb: z.union([z.boolean(), DemoSpecSchema], { error: 'must be true or false, or the demo web’s sites, pages, latencyMs and revision' }).optional(),
+    demoWeb: z.union([z.boolean(), DemoSpecSchema], { error: 'must be true or false, or the demo web’s sites, pages, latencyMs, revision and tls' }).optional(),
     policy: z.string().max(100).optional(),
     policyParams: z.record(z.string(), ParamValue).optional(),
     w: limited('w').optional(),
@@ -43,6 +45,13 @@ export const CreateCrawlRequestSchema = z
     storeContent: z.boolean().optional(),
     contentBudget: limited('contentBudget').optional(),
     sitemaps: z.boolean().optional(),
+    tls: z.enum(['verify', 'record'], { error: "must be 'verify' or 'record'" }).optional(),
+    // A CA file's text (the form reads the file): checked as PEM certificates before the crawl exists.
+    caPem: z
+      .string()
+      .max(1_000_000, 'must be at most 1 MB of PEM text')
+      .refine((pem) => pemCertificates(pem).length > 0, 'is not a PEM certificate file (expected -----BEGIN CERTIFICATE----- blocks)')
+      .optional(),
   })
   .strict();
 

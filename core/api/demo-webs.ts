@@ -13,6 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { generateWeb } from '../testweb/generator.js';
 import { TestWebServer } from '../testweb/server.js';
+import { TestCa } from '../testweb/tls-certs.js';
 import { seedUrls } from '../testweb/web.js';
 
 export interface DemoSpec {
@@ -24,6 +25,14 @@ export interface DemoSpec {
   revision?: 1 | 2;
   /** Its sites serve sitemaps (testweb --sitemaps): set for a crawl that reads them, so they have something to read. */
   sitemaps?: boolean;
+  /** Share of its sites served over TLS too (testweb --tls), 0..1; the crawl trusts the web's test CA. */
+  tls?: number;
+}
+
+/** A demo web's test CA (certificate and key, PEM), kept beside its crawl so a restarted web serves the certificates the crawl trusts. */
+export interface DemoCa {
+  cert: string;
+  key: string;
 }
 
 export const DEMO_DEFAULTS: DemoSpec = { sites: 60, pages: 3000, latencyMs: 20, seed: 1, revision: 1 };
@@ -49,13 +58,19 @@ export class DemoWebs {
    * Starts (or finds) the demo web of crawl `id` on `port` (default: the stable port, or a
    * free one when it is taken). `stable` is false when it could not have the stable port.
    */
-  async ensure(id: string, spec: DemoSpec, port?: number): Promise<{ port: number; seeds: string[]; stable: boolean; pages: number }> {
+  async ensure(
+    id: string,
+    spec: DemoSpec,
+    port?: number,
+    savedCa?: DemoCa,
+  ): Promise<{ port: number; seeds: string[]; stable: boolean; pages: number; ca: DemoCa | null }> {
     let server = this.servers.get(id);
     if (!server) {
-      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false, sitemaps: spec.sitemaps ?? false });
+      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false, sitemaps: spec.sitemaps ?? false, tls: spec.tls ?? 0 });
+      const ca = (spec.tls ?? 0) > 0 ? (savedCa ? await TestCa.load(savedCa.cert, savedCa.key) : await TestCa.create('crawlbench demo web CA')) : undefined;
       const listen = async (p: number) => {
         // Validators on: a demo crawl of revision 2 guided by one of revision 1 asks only for what changed.
-        const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile, validators: true });
+        const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile, validators: true, ca });
         await s.start();
         return s;
       };
@@ -71,7 +86,8 @@ export class DemoWebs {
       this.servers.set(id, server);
     }
     const actual = Number(new URL(server.homeUrls()[0] ?? 'http://x:0/').port);
-    return { port: actual, seeds: seedUrls(server.web, actual), stable: this.port !== 0 && actual === this.port, pages: server.web.pageCount };
+    const ca = server.ca ? { cert: server.ca.certPem, key: server.ca.privateKeyPem } : null;
+    return { port: actual, seeds: seedUrls(server.web, actual), stable: this.port !== 0 && actual === this.port, pages: server.web.pageCount, ca };
   }
 
   /** Restarts the demo web a stored crawl was made against, if it was a demo crawl, on its own port. */
@@ -80,16 +96,16 @@ export class DemoWebs {
     if (!saved || this.servers.has(id)) return;
     const { spec, port } = saved;
     try {
-      await this.ensure(id, spec, port);
+      await this.ensure(id, spec, port, saved.ca);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
       throw new CrawlError(ErrorCodes.DB_LOCKED, `the demo web of "${id}" needs port ${port}, which another demo crawl is using: pause that crawl first`);
     }
   }
 
-  /** Keeps the web's spec, its port and its pages (revision 2 has more or fewer than the spec's) beside the crawl. */
-  save(sidecar: string, spec: DemoSpec, port: number, webPages: number): void {
-    writeFileSync(sidecar, JSON.stringify({ spec, port, webPages } satisfies DemoSidecar) + '\n');
+  /** Keeps the web's spec, its port and its pages (revision 2 has more or fewer than the spec's) beside the crawl, and its CA when it has sites on TLS. */
+  save(sidecar: string, spec: DemoSpec, port: number, webPages: number, ca: DemoCa | null = null): void {
+    writeFileSync(sidecar, JSON.stringify({ spec, port, webPages, ...(ca ? { ca } : {}) } satisfies DemoSidecar) + '\n');
   }
 
   async stop(id: string): Promise<void> {
@@ -108,6 +124,8 @@ export interface DemoSidecar {
   spec: DemoSpec;
   port: number;
   webPages?: number;
+  /** The test CA of a web with sites on TLS. */
+  ca?: DemoCa;
 }
 
 /** The demo web a crawl was made against (its NAME.demo.json), or null for a crawl of real seeds. */

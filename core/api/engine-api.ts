@@ -23,7 +23,7 @@ import { GraphJobs } from './graph-jobs.js';
 import { SimulationJobs } from './simulation-jobs.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
 import { pageDetail, searchPages } from './page-queries.js';
-import { DEMO_DEFAULTS, DemoWebs, demoWebPages, readDemoSidecar, type DemoSpec } from './demo-webs.js';
+import { DEMO_DEFAULTS, DemoWebs, demoWebPages, readDemoSidecar, type DemoCa, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
 // A crawl file of an older schema is brought up to date when the workbench first reads it.
@@ -195,14 +195,16 @@ export class EngineApi implements C.CrawlbenchApi {
     if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`, { field: 'name' });
     const input: CrawlSettingsInput = { seeds: [], ...this.settingsFrom(req) };
     if (req.historyCrawl) input.policyParams = { ...input.policyParams, history: this.historyPath(req, id) };
-    let demo: { spec: DemoSpec; port: number; pages: number } | null = null;
+    let demo: { spec: DemoSpec; port: number; pages: number; ca: DemoCa | null } | null = null;
     try {
       if (req.demoWeb) {
         const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
         // A crawl that reads sitemaps gets a demo web whose sites serve some (and the broken kinds).
         if (req.sitemaps) spec.sitemaps = true;
         const web = await this.demos.ensure(id, spec);
-        demo = { spec, port: web.port, pages: web.pages };
+        demo = { spec, port: web.port, pages: web.pages, ca: web.ca };
+        // A demo web with sites on TLS: the crawl trusts its test CA (kept with the crawl's settings).
+        if (web.ca) input.ca = [...(input.ca ?? []), web.ca.cert];
         Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });
         // Demo politeness: short waits so that a few thousand pages take seconds, not hours.
         input.w ??= 50;
@@ -225,7 +227,7 @@ export class EngineApi implements C.CrawlbenchApi {
       if (demo) await this.demos.stop(id);
       throw err;
     }
-    if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages);
+    if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages, demo.ca);
     // The web is started again (on its port) when the crawl runs; until then it holds nothing.
     if (demo) await this.demos.stop(id);
     return this.info(id);
@@ -275,6 +277,8 @@ export class EngineApi implements C.CrawlbenchApi {
       storeContent: req.storeContent,
       contentBudget: req.contentBudget,
       sitemaps: req.sitemaps,
+      tls: req.tls,
+      ca: req.caPem ? [req.caPem] : undefined,
     });
   }
 

@@ -71,4 +71,31 @@ describe('New crawl refusals', () => {
       unmountWorkbench();
     }
   });
+
+  it('offers the TLS mode (record by default) and a CA file, sent with the request (issue 26)', async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const createCrawl = fake.api.createCrawl;
+    fake.api.createCrawl = (req) => (sent.push(req as Record<string, unknown>), createCrawl(req));
+    const { w } = await openAt('/new');
+    const mode = w.find('[data-testid="tls-mode"]');
+    expect((mode.element as HTMLSelectElement).value).toBe('record');
+    expect(mode.element.closest('label')!.getAttribute('title')).toMatch(/certificate/i);
+    await w.find('[data-testid="real-seeds"]').setValue(true);
+    await w.find('[data-testid="seeds"]').setValue('https://a.test/');
+    await new Promise((r) => setTimeout(r, 400));
+    await flushPromises();
+    await w.find('[data-testid="name"]').setValue('tls-verify');
+    const shortW = w.find('[data-testid="allow-short-w"]');
+    if (shortW.exists()) await shortW.setValue(true);
+    await mode.setValue('verify');
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const input = w.find('[data-testid="ca-file"]');
+    Object.defineProperty(input.element, 'files', { value: [new File([pem], 'ca.pem')] });
+    await input.trigger('change');
+    await new Promise((r) => setTimeout(r, 50));
+    await flushPromises();
+    expect(w.find('[data-testid="ca-file-name"]').text()).toBe('ca.pem');
+    await create(w);
+    expect(sent.at(-1)).toMatchObject({ tls: 'verify', caPem: pem });
+  });
 });
