@@ -7,8 +7,7 @@
  * not in outLinks.
  */
 import { ListedWeb, toCsr } from './listed-web.js';
-import type { SitemapStyle } from './sitemaps.js';
-import type { Anchor, RobotsKind, SiteInfo, Web } from './web.js';
+import type { Anchor, RobotsKind, SiteInfo, SitemapStyle, Web } from './web.js';
 
 export interface HandLink {
   href: string;

@@ -23,19 +23,9 @@ import { crc32Combine } from './bombs.js';
 import { simplePage } from './fault-pages.js';
 import { later, notFound, scaled, send, sendHtml, type Ctx } from './respond.js';
 import type { RobotsAnswer } from './robots.js';
-import type { SiteInfo } from './web.js';
+import type { SiteInfo, SitemapStyle } from './web.js';
 
-export type SitemapStyle =
-  | 'plain'
-  | 'index'
-  | 'gzip'
-  | 'malformed'
-  | 'self-index'
-  | 'over-limit'
-  | 'billion'
-  | 'not-gzip'
-  | 'bomb'
-  | 'scope';
+export type { SitemapStyle } from './web.js';
 
 /** In the order a generated web hands them to its eligible sites. */
 export const SITEMAP_STYLES: readonly SitemapStyle[] = ['plain', 'index', 'gzip', 'malformed', 'self-index', 'over-limit', 'billion', 'not-gzip', 'bomb', 'scope'];

@@ -5,7 +5,18 @@
  * the link graph live in two typed arrays (CSR) instead of millions of objects.
  */
 
-import type { SitemapStyle } from './sitemaps.js';
+/** The sitemaps a site serves (sitemaps.ts has what each style is). */
+export type SitemapStyle =
+  | 'plain'
+  | 'index'
+  | 'gzip'
+  | 'malformed'
+  | 'self-index'
+  | 'over-limit'
+  | 'billion'
+  | 'not-gzip'
+  | 'bomb'
+  | 'scope';
 
 export type RobotsKind =
   | 'allow-all'
