@@ -5,7 +5,7 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { ContentStore } from '../store/content-store.js';
 import type { CrawlStore } from '../store/crawl-store.js';
 import type { Scope } from '../url/scope.js';
-import type { HistoryPages } from './history-pages.js';
+import type { HistoryPages } from '../store/history-pages.js';
 import type { RobotsCache } from './robots-cache.js';
 import type { SiteRegistry } from './site-registry.js';
 

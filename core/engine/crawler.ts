@@ -17,7 +17,7 @@ import { CrawlCounters, type CrawlContext } from './context.js';
 import { discover } from './discovery.js';
 import { RobotsCache } from './robots-cache.js';
 import { knownUrls } from './page-processor.js';
-import { HistoryPages } from './history-pages.js';
+import { HistoryPages } from '../store/history-pages.js';
 import { policyContext } from './policy-context.js';
 import { replayPolicy } from './policy-replay.js';
 import { runSession } from './session-runner.js';

@@ -9,7 +9,7 @@ import type { NewLink } from '../store/crawl-store.js';
 import type { CrawlContext } from './context.js';
 import { capturePage } from './capture.js';
 import { discover, type KnownPages } from './discovery.js';
-import type { HistoryPage } from './history-pages.js';
+import type { HistoryPage } from '../store/history-pages.js';
 
 /**
  * URLs recently seen to be pages that are not skipped, with their ids. For these discover()

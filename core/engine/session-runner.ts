@@ -5,7 +5,7 @@ import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { captureRobots } from './capture.js';
 import type { CrawlContext } from './context.js';
-import { conditionalHeaders } from './history-pages.js';
+import { conditionalHeaders } from '../store/history-pages.js';
 import { failAttempt, processResponse, type PageJob } from './page-processor.js';
 import type { RobotsStatus } from './robots-cache.js';
 import { failOrigin, isTlsCode, noteCertificate, noteScheme, refusedWith } from './tls-sites.js';
