@@ -9,8 +9,15 @@
  * by URL): a national crawl's history is never loaded whole.
  */
 import Database from 'better-sqlite3';
-import type { ExtractedLink } from '../parse/extract-links.js';
 import { schemeVariants } from '../url/page-identity.js';
+
+/** A link of a history page as stored (the kinds of extracted links: a, area, frame, iframe, refresh). */
+export interface HistoryLink {
+  url: string;
+  anchor: string;
+  nofollow: boolean;
+  kind: 'a' | 'area' | 'frame' | 'iframe' | 'refresh';
+}
 
 export interface Validators {
   etag: string | null;
@@ -62,7 +69,7 @@ export class HistoryPages {
       content_hash AS contentHash, title, noindex FROM pages
       WHERE url = ? AND status = 'fetched' AND http_status BETWEEN 200 AND 299 AND (etag IS NOT NULL OR last_modified IS NOT NULL)`);
     const links = db.prepare(`SELECT p.url AS url, l.anchor AS anchor, l.nofollow AS nofollow, l.kind AS kind
-      FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ? AND l.kind <> 'redirect'`);
+      FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ? AND l.kind NOT IN ('redirect', 'sitemap')`);
     return { history: new HistoryPages(db, byUrl, links), note: null };
   }
 
@@ -87,12 +94,12 @@ export class HistoryPages {
   }
 
   /** Its links as the history crawl stored them (redirects aside), as if extracted again. */
-  outLinks(historyId: number): ExtractedLink[] {
+  outLinks(historyId: number): HistoryLink[] {
     return (this.links.all(historyId) as Array<{ url: string; anchor: string | null; nofollow: number; kind: string }>).map((l) => ({
       url: l.url,
       anchor: l.anchor ?? '',
       nofollow: l.nofollow === 1,
-      kind: l.kind as ExtractedLink['kind'],
+      kind: l.kind as HistoryLink['kind'],
     }));
   }
 
