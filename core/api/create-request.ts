@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { limited } from '../config/settings.js';
 import { badField } from '../errors.js';
-import { pemCertificates } from '../fetch/trust.js';
+import { pemCertificates } from '../config/pem.js';
 import type { CreateCrawlRequest } from './contract.js';
 
 const DemoSpecSchema = z

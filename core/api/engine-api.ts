@@ -26,6 +26,9 @@ import { pageDetail, searchPages } from './page-queries.js';
 import { DEMO_DEFAULTS, DemoWebs, demoWebPages, readDemoSidecar, type DemoCa, type DemoSpec } from './demo-webs.js';
 import { describePolicies } from './policies.js';
 import { parseSeeds, seedSettings } from './seeds.js';
+import { SeedUploads } from './seed-uploads.js';
+import { SeedSourceSchema } from './limit-schemas.js';
+import { API_LIMITS, grouped } from './limits.js';
 // A crawl file of an older schema is brought up to date when the workbench first reads it.
 import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reader.js';
 
@@ -77,6 +80,8 @@ export class EngineApi implements C.CrawlbenchApi {
   private readonly simulations: SimulationJobs;
   /** results: PageRank and evaluations under way, each in a worker thread. */
   private readonly analyses: AnalysisJobs;
+  /** Seed files sent in chunks (uploadSeeds), until a crawl is created from them. */
+  private readonly uploads = new SeedUploads();
   /**
    * Resolves once the crawls still running from an earlier server (one that crashed) are
    * attached again: they run in their own processes, which outlive any server.
@@ -146,8 +151,28 @@ export class EngineApi implements C.CrawlbenchApi {
     return describePolicies();
   }
 
-  async parseSeeds(text: string): Promise<C.ParsedSeeds> {
-    return parseSeeds(String(text ?? ''));
+  async parseSeeds(source: string | { uploadId: string }): Promise<C.ParsedSeeds> {
+    return parseSeeds(this.seedText(source));
+  }
+
+  /** Seed text sent in one piece (within the limit), or the text of an upload. */
+  private seedText(source: unknown): string {
+    if (source === undefined || source === null) return '';
+    const read = SeedSourceSchema.safeParse(source);
+    if (read.success) return typeof read.data === 'string' ? read.data : this.uploads.text(read.data.uploadId);
+    if (typeof source === 'string') {
+      throw badField('text', `must be at most ${grouped(API_LIMITS.seedTextChars)} characters (this one has ${grouped(source.length)}): send longer text with uploadSeeds`);
+    }
+    throw badField('text', 'must be the seed text, or { uploadId } of a seed upload');
+  }
+
+  async uploadSeeds(uploadId: string, chunk: string, part: number): Promise<C.SeedUploadDto> {
+    return this.uploads.append(uploadId, chunk, part);
+  }
+
+  /** The server is up: answered at once, without waiting for anything (not even `ready`). */
+  async health(): Promise<C.HealthDto> {
+    return { ok: true, pid: process.pid, uptimeSeconds: Math.round(process.uptime()), crawls: this.runningCrawlIds() };
   }
 
   async listCrawls(): Promise<C.CrawlInfo[]> {
@@ -212,7 +237,8 @@ export class EngineApi implements C.CrawlbenchApi {
         input.r ??= 64;
         Object.assign(input, { connectTimeout: 5000, headersTimeout: 10_000, bodyTimeout: 10_000, retryBase: 1000, robotsRetry: 2000, robotsMaxAttempts: 2 });
       } else {
-        const parsed = parseSeeds(req.seedText ?? '');
+        if (req.seedUploadId !== undefined && req.seedText !== undefined) throw badField('seedUploadId', 'give the seeds as seedText or as an upload (seedUploadId), not both');
+        const parsed = parseSeeds(req.seedUploadId !== undefined ? this.uploads.text(req.seedUploadId, 'seedUploadId') : (req.seedText ?? ''));
         const bad = parsed.problems[0];
         if (bad) {
           const more = (parsed.problemCount ?? parsed.problems.length) - 1;
@@ -227,6 +253,7 @@ export class EngineApi implements C.CrawlbenchApi {
       if (demo) await this.demos.stop(id);
       throw err;
     }
+    if (req.seedUploadId !== undefined) this.uploads.drop(req.seedUploadId);
     if (demo) this.demos.save(join(this.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages, demo.ca);
     // The web is started again (on its port) when the crawl runs; until then it holds nothing.
     if (demo) await this.demos.stop(id);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badField } from '../errors.js';
-import { pemCertificates } from '../fetch/trust.js';
+import { pemCertificates } from './pem.js';
 import { limitProblem, SETTING_LIMITS, type LimitedSetting } from './limits.js';
 
 /**

@@ -8,9 +8,9 @@
  * context is made of them all per crawl: parsing a few hundred roots per connection would
  * cost milliseconds each.
  */
-import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import tls from 'node:tls';
+import { pemCertificates } from '../config/pem.js';
 import { badField, ErrorCodes, type ErrorCode } from '../errors.js';
 
 /**
@@ -26,18 +26,7 @@ export const SYSTEM_BUNDLES: readonly string[] = [
   '/usr/local/share/certs/ca-root-nss.crt',
 ];
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
-/** The certificates in a PEM text, each checked by Node's X.509 parser; empty when there is none or one is not a certificate. */
-export function pemCertificates(text: string): string[] {
-  const blocks = text.match(PEM_BLOCK) ?? [];
-  try {
-    for (const b of blocks) new X509Certificate(b);
-  } catch {
-    return [];
-  }
-  return blocks;
-}
+export { pemCertificates };
 
 /**
  * A --ca file's certificates as PEM, or CRAWL_BAD_OPTION naming the file: one that cannot be
@@ -88,7 +77,7 @@ export function defaultTrust(): string[] {
 
 /** The secure context a crawl's TLS connections verify with: the defaults and the crawl's own CAs. */
 export function trustContext(ca: readonly string[]): tls.SecureContext {
-  return tls.createSecureContext({ ca: [...defaultTrust(), ...ca.flatMap((pem) => pem.match(PEM_BLOCK) ?? [])] });
+  return tls.createSecureContext({ ca: [...defaultTrust(), ...ca.flatMap((pem) => pemCertificates(pem))] });
 }
 
 /** OpenSSL's verify results and Node's name check, as the crawl's codes. */

@@ -7,7 +7,7 @@
  * Schema 8 was numbered before this one was written: `missing` lets a crawl made at schema 8
  * or later without these columns get them all the same.
  */
-import type { Db } from '../database.js';
+import type Database from 'better-sqlite3';
 
 export const sql = `
 ALTER TABLE sites ADD COLUMN schemes INTEGER NOT NULL DEFAULT 0;
@@ -15,6 +15,6 @@ ALTER TABLE sites ADD COLUMN tls TEXT;
 `;
 
 /** True when the sites table lacks this schema's columns. */
-export function missing(db: Db): boolean {
+export function missing(db: Database.Database): boolean {
   return !(db.prepare('SELECT name FROM pragma_table_info(\'sites\')').pluck().all() as string[]).includes('tls');
 }

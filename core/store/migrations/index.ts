@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type Database from 'better-sqlite3';
 import { sql as initial } from './001-initial.js';
 import { sql as pagerank } from './002-pagerank.js';
 import { sql as writeOptimised } from './003-write-optimised.js';
@@ -14,7 +14,7 @@ import { sql as sitemaps } from './009-sitemaps.js';
  * `missing`: a migration numbered after a later one was released, run on a database past its
  * number that lacks what it adds.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string; missing?: (db: Db) => boolean }> = [
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string; missing?: (db: Database.Database) => boolean }> = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'pagerank', sql: pagerank },
   { version: 3, name: 'write-optimised', sql: writeOptimised },
