@@ -9,6 +9,7 @@ import { limited } from '../config/settings.js';
 import { badField } from '../errors.js';
 import { pemCertificates } from '../config/pem.js';
 import type { CreateCrawlRequest } from './contract.js';
+import { SeedTextSchema, SeedUploadIdSchema } from './limit-schemas.js';
 
 const DemoSpecSchema = z
   .object({
@@ -27,7 +28,9 @@ const ParamValue = z.union([z.number({ error: 'must be a number' }).refine(Numbe
 export const CreateCrawlRequestSchema = z
   .object({
     name: z.string().max(100).optional(),
-    seedText: z.string().max(64 * 1024 * 1024).optional(),
+    // Seed text in one message (limits.ts); a larger seed file goes up with uploadSeeds.
+    seedText: SeedTextSchema.optional(),
+    seedUploadId: SeedUploadIdSchema.optional(),
     demoWeb: z.union([z.boolean(), DemoSpecSchema], { error: 'must be true or false, or the demo web’s sites, pages, latencyMs, revision and tls' }).optional(),
     policy: z.string().max(100).optional(),
     policyParams: z.record(z.string(), ParamValue).optional(),
