@@ -19,12 +19,18 @@
  *   files (token from ?token= or the cookie), as attachments; a file still being written (a
  *   `.partial` name) or a path leaving the exports folder is not found.
  * - An unparsable request target or a malformed percent-encoded path gets 400.
+ * - No request takes the server down (issue 23): a call over the size of one message
+ *   (limits.ts) gets 413 (over HTTP) or closes its own socket with 1009 (ws-server.ts); an
+ *   error a method did not mean is logged with the method's name and answered as
+ *   CRAWL_INTERNAL (rpc-server.ts); `crawlbench serve` logs what fails outside any request
+ *   and serves on (keepServing).
  * The CSP allows nothing but this origin, and no framing.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import type { CrawlbenchApi } from './contract.js';
+import { API_LIMITS, sizeInWords } from './limits.js';
 import { dispatch } from './rpc-server.js';
 import { isRpcMessage } from './rpc.js';
 import { bearerToken, foreignRequest, newToken, requestAuthorized, requestToken, tokenMatches, TOKEN_COOKIE } from './token.js';
@@ -38,6 +44,8 @@ export interface BrowserServerOptions {
   exportsDir?: string;
   port?: number;
   token?: string;
+  /** Told of internal errors and socket errors, one line each (default: stderr, `crawlbench serve: ...`). */
+  log?: (line: string) => void;
 }
 
 export interface BrowserServer {
@@ -79,6 +87,7 @@ interface Served {
   exportsDir: string | null;
   token: string;
   port: number;
+  log: (line: string) => void;
 }
 
 /** The Host headers that name this server. */
@@ -91,17 +100,20 @@ function originsOf(s: Served): string[] {
 }
 
 export async function startBrowserServer(opts: BrowserServerOptions): Promise<BrowserServer> {
-  const served: Served = { api: opts.api, staticDir: opts.staticDir, exportsDir: opts.exportsDir ?? null, token: opts.token ?? newToken(), port: 0 };
+  const log = opts.log ?? serveLog;
+  const served: Served = { api: opts.api, staticDir: opts.staticDir, exportsDir: opts.exportsDir ?? null, token: opts.token ?? newToken(), port: 0, log };
   const server = http.createServer((req, res) => {
     handle(served, req, res).catch((err: Error) => {
+      log(`internal error in ${req.method} ${(req.url ?? '').split('?')[0]}: ${err?.message ?? String(err)}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`internal error: ${err.message}\n`);
+      res.end(`internal error: ${err?.message ?? String(err)}\n`);
     });
   });
   const ws = attachWebSocketApi(server, opts.api, {
     token: served.token,
     allowedOrigins: () => originsOf(served),
     allowedHosts: () => hostsOf(served),
+    log,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -162,7 +174,7 @@ function serveExport(res: ServerResponse, dir: string | null, rel: string): void
     'content-length': statSync(file).size,
     'content-disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
   });
-  createReadStream(file).pipe(res);
+  sendFile(res, file);
 }
 
 async function apiCall(s: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -176,7 +188,7 @@ async function apiCall(s: Served, req: IncomingMessage, res: ServerResponse): Pr
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > 4 * 1024 * 1024) return text(res, 413, 'too large\n');
+    if (size > API_LIMITS.messageBytes) return text(res, 413, `crawlbench: one call can be at most ${sizeInWords(API_LIMITS.messageBytes)}\n`);
     chunks.push(c as Buffer);
   }
   let msg: unknown;
@@ -186,9 +198,47 @@ async function apiCall(s: Served, req: IncomingMessage, res: ServerResponse): Pr
     return text(res, 400, 'not JSON\n');
   }
   if (!isRpcMessage(msg)) return text(res, 400, 'not a call message\n');
-  const reply = await dispatch(s.api, msg);
+  const reply = await dispatch(s.api, msg, { log: s.log });
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(reply));
+}
+
+/** A file as the body; a read that fails (the file gone meanwhile) ends this response only. */
+function sendFile(res: ServerResponse, file: string): void {
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
+/** One line on stderr, as `crawlbench serve` says things. */
+function serveLog(line: string): void {
+  process.stderr.write(`crawlbench serve: ${line}\n`);
+}
+
+/**
+ * What `crawlbench serve` does with an error no request caught (a timer's, a stream's, a
+ * promise nobody awaited): logs it in one line and serves on, where Node would end the
+ * process and every socket with it. The crawls are safe either way (each runs in its own
+ * process); SIGINT and SIGTERM still pause them cleanly. Returns the function that removes it.
+ */
+export function keepServing(log: (line: string) => void = serveLog): () => void {
+  const say = (what: string) => (err: unknown) => {
+    const message = (err instanceof Error ? err.message : String(err)).split('\n', 1)[0];
+    const where = err instanceof Error ? err.stack?.split('\n').find((l) => /^\s+at /.test(l))?.trim() : undefined;
+    try {
+      log(`${what} outside any request, serving on: ${message}${where ? ` (${where})` : ''}`);
+    } catch {
+      // Nothing left to tell.
+    }
+  };
+  const onException = say('uncaught error');
+  const onRejection = say('unhandled rejection');
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  return () => {
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+  };
 }
 
 function text(res: ServerResponse, status: number, body: string): void {
@@ -205,5 +255,5 @@ function serveStatic(res: ServerResponse, root: string, path: string): void {
     return text(res, 404, 'not found\n');
   }
   res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
+  sendFile(res, file);
 }

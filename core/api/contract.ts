@@ -79,11 +79,33 @@ export interface ParsedSeeds {
   problemCount?: number;
 }
 
+/** A seed upload so far (uploadSeeds): the parts received and their characters in all. */
+export interface SeedUploadDto {
+  uploadId: string;
+  parts: number;
+  chars: number;
+}
+
+/** What health() answers: the server is up, since when, and the crawls it is attached to. */
+export interface HealthDto {
+  ok: true;
+  /** The engine's process (in Electron its utility process). */
+  pid: number;
+  uptimeSeconds: number;
+  /** The ids of the crawls running now, each in its own process, that this server follows. */
+  crawls: string[];
+}
+
 export interface CreateCrawlRequest {
   /** File name in the workspace (without .db); default: crawl-<timestamp>. */
   name?: string;
-  /** URLs, host names, or domain suffixes (".cl", ".uchile.cl"), one per line; or a file's text. */
+  /**
+   * URLs, host names, or domain suffixes (".cl", ".uchile.cl"), one per line; or a file's text.
+   * At most API_LIMITS.seedTextChars (limits.ts); longer text goes up with uploadSeeds.
+   */
   seedText?: string;
+  /** Seeds from an upload (uploadSeeds) instead of seedText; the upload is dropped once the crawl exists. */
+  seedUploadId?: string;
   /** Start the built-in test web in-process on 127.0.0.1 and crawl it (fills seeds, scope, resolve). */
   demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number; revision?: 1 | 2; tls?: number };
   policy?: string;
@@ -728,7 +750,17 @@ export interface SimulationDto {
 
 export interface CrawlbenchApi {
   listPolicies(): Promise<PolicyDescription[]>;
-  parseSeeds(text: string): Promise<ParsedSeeds>;
+  /** Reads seed text (at most API_LIMITS.seedTextChars), or an upload of it. */
+  parseSeeds(source: string | { uploadId: string }): Promise<ParsedSeeds>;
+  /**
+   * Appends one chunk (at most API_LIMITS.seedChunkChars) to a seed upload: part 0 starts it
+   * (again), then 1, 2, ... in order, up to API_LIMITS.seedUploadChars in all. A seed file too
+   * large for one message goes up so, then parseSeeds({ uploadId }) and
+   * createCrawl({ seedUploadId }) read it. Unused uploads are dropped after a while.
+   */
+  uploadSeeds(uploadId: string, chunk: string, part: number): Promise<SeedUploadDto>;
+  /** The server is up: its process, uptime and the crawls it is attached to (answers even while crawls run). */
+  health(): Promise<HealthDto>;
   listCrawls(): Promise<CrawlInfo[]>;
   createCrawl(req: CreateCrawlRequest): Promise<CrawlInfo>;
   /** The settings a crawl was created with, as New crawl takes them (for "Crawl again"). */
@@ -814,6 +846,8 @@ export interface CrawlbenchApi {
 export const API_METHODS = [
   'listPolicies',
   'parseSeeds',
+  'uploadSeeds',
+  'health',
   'listCrawls',
   'createCrawl',
   'crawlSettings',

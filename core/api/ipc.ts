@@ -6,7 +6,7 @@
  */
 import type { CrawlbenchApi } from './contract.js';
 import { createApiClient, type ClientLink } from './rpc-client.js';
-import { dispatch, forwardEvents } from './rpc-server.js';
+import { dispatch, forwardEvents, type DispatchOptions } from './rpc-server.js';
 import type { RpcMessage } from './rpc.js';
 
 export const IPC_PREFIX = 'crawlbench:';
@@ -27,8 +27,11 @@ export interface IpcRendererLike {
   on(channel: string, listener: (event: unknown, msg: RpcMessage) => void): unknown;
 }
 
-/** Serves `api` to every window that calls it; events go to each window that has called once. */
-export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike): { close(): void } {
+/**
+ * Serves `api` to every window that calls it; events go to each window that has called once.
+ * Every call is answered (rpc-server.ts); `opts.log` is told of internal errors.
+ */
+export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike, opts: DispatchOptions = {}): { close(): void } {
   const senders = new Set<IpcSenderLike>();
   const stop = forwardEvents(api, (msg) => {
     for (const s of senders) {
@@ -41,7 +44,7 @@ export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike): { close(): v
       senders.add(event.sender);
       event.sender.once?.('destroyed', () => senders.delete(event.sender));
     }
-    return dispatch(api, msg);
+    return dispatch(api, msg, opts);
   });
   return {
     close() {

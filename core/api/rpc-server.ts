@@ -2,24 +2,88 @@
  * The serving half of every transport: dispatches a call message to an implementation of
  * the contract (the engine, or a client of the engine in another process), and forwards its
  * events. Only names listed in API_METHODS are ever called.
+ *
+ * Every call is answered, whatever it holds: a message that is not a call, an unknown method
+ * or arguments over the limits (limits.ts) get CRAWL_BAD_OPTION; an error that carries one of
+ * the engine's codes (CRAWL_...) goes back as it is; anything else a method throws (a
+ * TypeError, a database error without a code) is an internal error: logged, one line naming
+ * the method, and answered as CRAWL_INTERNAL. Nothing a caller sends can throw out of here.
  */
-import { API_EVENTS, API_METHODS, type CrawlbenchApi } from './contract.js';
+import { API_EVENTS, API_METHODS, type CrawlbenchApi, type WireError } from './contract.js';
+import { CallMessageSchema } from './limit-schemas.js';
+import { argumentsProblem } from './limits.js';
 import { toWireError, type RpcMessage } from './rpc.js';
 
 const METHODS: ReadonlySet<string> = new Set(API_METHODS);
 
-export async function dispatch(api: CrawlbenchApi, msg: RpcMessage): Promise<RpcMessage> {
-  const id = msg.id;
+export interface DispatchOptions {
+  /** Told of each internal error, in one line that names the method (default: console.error). */
+  log?: (line: string) => void;
+}
+
+/** One of the engine's stable codes (core/errors.ts), as every error it means to give has. */
+export function isStableCode(code: unknown): code is string {
+  return typeof code === 'string' && /^CRAWL_[A-Z0-9_]+$/.test(code);
+}
+
+const badCall = (message: string, field?: string): WireError => ({ name: 'CrawlError', code: 'CRAWL_BAD_OPTION', message, ...(field ? { field } : {}) });
+
+/** A call's id as it can be sent back (a number, or a short string); anything else is dropped. */
+function replyId(id: unknown): number | undefined {
+  if (typeof id === 'number' && Number.isFinite(id)) return id;
+  if (typeof id === 'string' && id.length <= 100) return id as unknown as number;
+  return undefined;
+}
+
+/** The first line of what was thrown, at most 500 characters. */
+function firstLine(err: unknown): string {
+  let text: string;
   try {
-    if (msg.kind !== 'call' || typeof msg.name !== 'string' || !METHODS.has(msg.name)) {
-      throw Object.assign(new Error(`unknown method ${String(msg.name)}`), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION' });
-    }
-    const args = Array.isArray(msg.data) ? msg.data : [];
-    const fn = (api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[msg.name]!;
-    const value = await fn.apply(api, args);
-    return { kind: 'result', id, data: value === undefined ? null : value };
+    text = err instanceof Error ? err.message : typeof err === 'string' ? err : String(err);
+  } catch {
+    text = 'an error that cannot be said';
+  }
+  const line = (text.split('\n', 1)[0] ?? '').trim() || (err instanceof Error ? err.name : 'an error without a message');
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
+/**
+ * What a failed method answers: its error as it is when it carries a stable code, else an
+ * internal error, logged with the method it served.
+ */
+export function answerError(err: unknown, method: string, log: (line: string) => void = (l) => console.error(l)): WireError {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (isStableCode(code)) return toWireError(err);
+  const message = `internal error in ${method}: ${firstLine(err)}`;
+  try {
+    log(message);
+  } catch {
+    // A log that fails must not take the answer with it.
+  }
+  return { name: 'CrawlError', code: 'CRAWL_INTERNAL', message };
+}
+
+export async function dispatch(api: CrawlbenchApi, msg: RpcMessage, opts: DispatchOptions = {}): Promise<RpcMessage> {
+  const id = replyId((msg as { id?: unknown } | null)?.id);
+  const error = (e: WireError): RpcMessage => ({ kind: 'error', ...(id === undefined ? {} : { id }), error: e });
+  const call = CallMessageSchema.safeParse(msg);
+  if (!call.success) {
+    const name = (msg as { name?: unknown } | null)?.name;
+    if ((msg as { kind?: unknown } | null)?.kind === 'call' && typeof name === 'string' && name.length <= 64 && !METHODS.has(name)) return error(badCall(`unknown method ${name}`));
+    return error(badCall('not a call message: send {"kind": "call", "id": N, "name": METHOD, "data": [ARGUMENTS]} with at most 8 arguments'));
+  }
+  const { name, data } = call.data;
+  if (!METHODS.has(name)) return error(badCall(`unknown method ${name}`));
+  const args = data ?? [];
+  const problem = argumentsProblem(args);
+  if (problem) return error(badCall(`${name}: ${problem}`));
+  const fn = (api as unknown as Record<string, unknown>)[name];
+  try {
+    if (typeof fn !== 'function') throw new Error(`this implementation of the API has no method ${name}`);
+    const value = await (fn as (...a: unknown[]) => Promise<unknown>).apply(api, args);
+    return { kind: 'result', ...(id === undefined ? {} : { id }), data: value === undefined ? null : value };
   } catch (err) {
-    return { kind: 'error', id, error: toWireError(err) };
+    return error(answerError(err, name, opts.log));
   }
 }
 

@@ -44,12 +44,14 @@ export const serveCommand = defineCommand({
     const demoPort = intFlag(flags, 'demo-port', 0);
     if (demoPort !== undefined && demoPort > 65_535) throw badOption('--demo-port', `${demoPort} is not a port (0..65535)`);
     // Loaded here, not at start-up: every other command would pay for the whole engine API.
-  const [{ EngineApi }, { startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
+  const [{ EngineApi }, { keepServing, startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
   const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort, datasetsDir: flags.datasets, simulationThrottleMs: durationFlag(flags, 'simulation-throttle'), exportThrottleMs: durationFlag(flags, 'export-throttle') });
     const staticDir = rendererDir();
     if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
     const server = await startBrowserServer({ api, staticDir, exportsDir: api.exportsDir, port: intFlag(flags, 'port', 0) ?? 0 });
     process.stdout.write(`crawlbench workbench: ${server.url}\n`);
+    // An error outside any request is logged and the server serves on (no request can take it down).
+    const unguard = keepServing();
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -57,6 +59,7 @@ export const serveCommand = defineCommand({
     // Pausing commits each running crawl's batch, so that all of them can be resumed later.
     await api.close();
     await server.close();
+    unguard();
     return 0;
   },
 });

@@ -64,6 +64,40 @@ export function shapeSuite(implementation: string, makeHarness: () => Promise<Sh
       expect(p.problemCount ?? p.problems.length).toBe(2);
     });
 
+    it('answers health(): up, its process, its uptime, the crawls it follows', async () => {
+      const h1 = await h.api.health();
+      expect(h1).toMatchObject({ ok: true, pid: expect.any(Number), uptimeSeconds: expect.any(Number), crawls: expect.any(Array) });
+      expect(Object.keys(h1).sort()).toEqual(['crawls', 'ok', 'pid', 'uptimeSeconds']);
+    });
+
+    it('reads seed text too long for one message from an upload in chunks, and creates a crawl from it (issue 23)', async () => {
+      const lines = Array.from({ length: 3000 }, (_, i) => `http://127.0.0.1:9/upload/${i}`);
+      const text = `${lines.join('\n')}\nnot a seed\n`;
+      // Three chunks, cut anywhere (mid-line here): the engine joins them before reading.
+      const cut = [0, 20_000, 50_000, text.length];
+      for (let part = 0; part < 3; part++) {
+        expect(await h.api.uploadSeeds('shape-up', text.slice(cut[part], cut[part + 1]), part)).toEqual({ uploadId: 'shape-up', parts: part + 1, chars: cut[part + 1] });
+      }
+      const read = await h.api.parseSeeds({ uploadId: 'shape-up' });
+      expect(read.urls).toEqual(lines);
+      expect(read.problems).toEqual([{ line: 3001, text: 'not a seed', problem: expect.any(String) }]);
+      // Out of order, unknown, too long: refused naming the field.
+      expect(await h.api.uploadSeeds('shape-up', 'x', 7).catch((e: unknown) => e)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'part' });
+      expect(await h.api.uploadSeeds('never-started', 'x', 1).catch((e: unknown) => e)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'uploadId' });
+      expect(await h.api.uploadSeeds('../up', 'x', 0).catch((e: unknown) => e)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'uploadId' });
+      expect(await h.api.parseSeeds({ uploadId: 'never-started' }).catch((e: unknown) => e)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'uploadId' });
+      // Part 0 starts it again: the good lines only.
+      await h.api.uploadSeeds('shape-up', lines.slice(0, 2000).join('\n'), 0);
+      await h.api.uploadSeeds('shape-up', `\n${lines.slice(2000).join('\n')}`, 1);
+      const created = await h.api.createCrawl({ name: 'uploaded', seedUploadId: 'shape-up', w: 0, r: 2 });
+      expect(created).toMatchObject({ id: 'uploaded', status: 'created' });
+      expect((await h.api.crawlSettings('uploaded')).seeds).toHaveLength(3000);
+      // Used up by the crawl it made.
+      expect(await h.api.parseSeeds({ uploadId: 'shape-up' }).catch((e: unknown) => e)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'uploadId' });
+      expect(await h.api.createCrawl({ name: 'uploaded-2', seedUploadId: 'shape-up', w: 0 }).catch((e: unknown) => e)).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'seedUploadId' });
+      await h.api.deleteCrawl('uploaded');
+    });
+
     it('refuses bad input as {name, code, message, field}, naming the field', async () => {
       const seed = await h.api.createCrawl({ name: 'bad', seedText: 'ftp://nowhere/' }).catch((e: unknown) => e);
       expect(seed).toMatchObject({ name: 'CrawlError', code: 'CRAWL_BAD_SEED', field: 'seedText', message: expect.stringMatching(/ftp:\/\/nowhere/) });

@@ -13,6 +13,7 @@ import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
 import { parseSeeds, seedSettings } from '../../core/api/seeds.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { badField } from '../../core/errors.js';
+import { API_LIMITS } from '../../core/api/limits.js';
 import { parseExportOptions } from '../../core/export/options.js';
 import { metrics } from '../../core/ranking/evaluate.js';
 import type { SiteRowDto } from '../../core/api/contract.js';
@@ -20,6 +21,7 @@ import { fakeSiteRow, fakeSitesPage } from './fake-sites.js';
 import { parsePageLinks } from '../../core/api/pages-query.js';
 import { fakePageDetail, fakePages, fakeSearchPages, type FakePage } from './fake-pages.js';
 import { fakeSimulations } from './fake-simulations.js';
+import { SeedUploads } from '../../core/api/seed-uploads.js';
 
 /** The fake's page PageRank, highest first. */
 const FAKE_PAGES = [{ name: 'http://a.test/b', value: 0.4 }, { name: 'http://a.test/d', value: 0.3 }, { name: 'http://a.test/', value: 0.2 }, { name: 'http://b.test/', value: 0.1 }];
@@ -40,7 +42,7 @@ export function settingsOf(id: string, req: CreateCrawlRequest): CrawlSettingsDt
   const demo = req.demoWeb ? { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? req.demoWeb : {}) } : null;
   const seeds = demo ? { seeds: ['http://www1.site0.demo:1/'], scope: { suffixes: ['.demo'], hosts: [] } } : seedSettings(parseSeeds(req.seedText ?? ''));
   const demoPoliteness = demo ? { w: req.w ?? 50, c: req.c ?? 10, r: req.r ?? 64 } : {};
-  const { name: _n, seedText: _s, demoWeb: _d, historyCrawl, allowShortW: _a, ...rest } = req;
+  const { name: _n, seedText: _s, seedUploadId: _u, demoWeb: _d, historyCrawl, allowShortW: _a, ...rest } = req;
   const s = validateSettings({ ...rest, ...demoPoliteness, ...seeds });
   return {
     id, seeds: s.seeds, scope: { suffixes: s.scope.suffixes, hosts: s.scope.hosts, excludes: s.scope.excludes }, seedText: demo ? '' : [...s.seeds, ...s.scope.suffixes].join('\n'),
@@ -73,9 +75,22 @@ export function fakeApi() {
     const c = crawls.get(id);
     return c ? Promise.resolve(then(c)) : fail('CRAWL_DB_MISSING', `no crawl named "${id}"`);
   };
+  // Seed files sent in chunks, held as the engine holds them (its own class, its limits).
+  const uploads = new SeedUploads();
+  /** The seed text a request names: its own, or an upload's (the engine's checks). */
+  const seedTextOf = (source: unknown): string => {
+    if (source && typeof source === 'object' && 'uploadId' in source) return uploads.text(source.uploadId);
+    if (typeof source === 'string' && source.length > API_LIMITS.seedTextChars) throw badField('text', 'send longer text with uploadSeeds');
+    return typeof source === 'string' ? source : '';
+  };
   const api: CrawlbenchApi = {
     listPolicies: async () => [{ name: 'breadth-first', summary: 'FIFO', params: [] }],
-    parseSeeds: async (text) => parseSeeds(text),
+    parseSeeds: async (source) => {
+      if (typeof source !== 'string') calls.push('parseSeeds upload');
+      return parseSeeds(seedTextOf(source));
+    },
+    uploadSeeds: async (uploadId, chunk, part) => (calls.push(`uploadSeeds ${uploadId} ${part}`), uploads.append(uploadId, chunk, part)),
+    health: async () => ({ ok: true, pid: 1, uptimeSeconds: 1, crawls: [...crawls.values()].filter((c) => c.status === 'running').map((c) => c.id) }),
     listCrawls: async () => (calls.push('listCrawls'), [...crawls.values()]),
     createCrawl: async (raw) => {
       calls.push('createCrawl');
@@ -85,13 +100,20 @@ export function fakeApi() {
       } catch (err) {
         return Promise.reject(err);
       }
-      const bad = req.demoWeb ? undefined : parseSeeds(req.seedText ?? '').problems[0];
-      if (!req.demoWeb && (!req.seedText || bad)) return fail('CRAWL_BAD_SEED', bad ? `seeds: line ${bad.line}: “${bad.text}”: ${bad.problem}` : 'no seed', 'seedText');
+      let seedText: string;
+      try {
+        seedText = req.demoWeb ? '' : req.seedUploadId !== undefined ? uploads.text(req.seedUploadId, 'seedUploadId') : (req.seedText ?? '');
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      const bad = req.demoWeb ? undefined : parseSeeds(seedText).problems[0];
+      if (!req.demoWeb && (!seedText || bad)) return fail('CRAWL_BAD_SEED', bad ? `seeds: line ${bad.line}: “${bad.text}”: ${bad.problem}` : 'no seed', 'seedText');
+      if (req.seedUploadId !== undefined) uploads.drop(req.seedUploadId);
       const id = req.name ?? 'c1';
       if (crawls.has(id)) return fail('CRAWL_SETTINGS_CONFLICT', `a crawl named "${id}" already exists`, 'name');
       const info = crawlInfo(id, { demoWeb: !!req.demoWeb, policy: req.policy ?? 'breadth-first' });
       crawls.set(info.id, info);
-      settings.set(id, settingsOf(id, req));
+      settings.set(id, settingsOf(id, { ...req, seedText }));
       return info;
     },
     crawlSettings: (id) => known(id, () => settings.get(id) ?? settingsOf(id, { seedText: 'http://a.test/' })),

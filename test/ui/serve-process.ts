@@ -10,11 +10,15 @@ export interface ServeProcess {
   origin: string;
   token: string;
   child: ChildProcess;
+  /** What it wrote on stderr, line by line (only with `captureStderr`; otherwise stderr is the test's). */
+  stderr: string[];
   stop(): Promise<void>;
 }
 
-export async function startServe(args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startServe(args: string[], opts: { captureStderr?: boolean } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', opts.captureStderr ? 'pipe' : 'inherit'] });
+  const stderr: string[] = [];
+  if (opts.captureStderr) createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
   const url = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
     rl.on('line', (line) => {
@@ -29,6 +33,7 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
     origin: u.origin,
     token: u.searchParams.get('token')!,
     child,
+    stderr,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
