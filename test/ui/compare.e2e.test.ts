@@ -35,6 +35,7 @@ function expectedCards(r: CompareReport): Record<string, string> {
     sites: `${n(r.sites.inA)} / ${n(r.sites.inB)} / ${n(r.sites.both)}`,
     'sites-jaccard': f3(r.sites.jaccard),
     'content-changed': `${n(r.common.contentChanged)} of ${n(r.common.pages)}`,
+    'not-modified': `${n(r.common.notModifiedB)} in B, ${n(r.common.notModifiedA)} in A`,
     'new-links': pct(r.links.newShare),
     tau: f3(p.kendallTauB),
     rho: f3(p.spearmanRho),
