@@ -1,0 +1,99 @@
+/**
+ * Seed files too large for one message go up in chunks (issue 23): 10 MB of seeds read and
+ * made into a crawl over the WebSocket transport, every seed queued, no message near the
+ * limit; and the limits of an upload (limits.ts): a chunk, a whole upload, uploads held, idle.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startBrowserServer } from '../../core/api/browser-server.js';
+import { EngineApi } from '../../core/api/engine-api.js';
+import { API_LIMITS } from '../../core/api/limits.js';
+import { SeedUploads } from '../../core/api/seed-uploads.js';
+import { connectWebSocket } from '../../core/api/ws-client.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const WS = WebSocket as unknown as Parameters<typeof connectWebSocket>[1];
+
+/** 230,000 distinct seed URLs, 10 MB (the size of the file that took the server down). */
+export function tenMegabytesOfSeeds(port = 9): { text: string; count: number } {
+  const count = 230_000;
+  let text = '';
+  for (let i = 0; i < count; i++) text += `http://127.0.0.1:${port}/seeds/${String(i).padStart(22, '0')}\n`;
+  return { text, count };
+}
+
+describe('10 MB of seeds over the WebSocket transport', () => {
+  const dir = tmpDir('cb-uploads-');
+  mkdirSync(join(dir, 'static'));
+  const engine = new EngineApi(join(dir, 'ws'));
+  const started = startBrowserServer({ api: engine, staticDir: join(dir, 'static') });
+  afterAll(async () => {
+    await engine.close();
+    await (await started).close();
+  });
+
+  it('goes up in chunks under the limit of one message, is read, and makes a crawl with every seed queued', async () => {
+    const server = await started;
+    const conn = await connectWebSocket(`ws://127.0.0.1:${server.port}/api?token=${server.token}`, WS);
+    const { text, count } = tenMegabytesOfSeeds();
+    expect(text.length).toBeGreaterThan(10_000_000);
+    // In one piece: refused by the client before it is sent, in words, and the socket stays open.
+    await expect(conn.api.parseSeeds(text)).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', message: expect.stringMatching(/^this request is 10\.\d MiB: one message to the engine can be at most 4 MiB$/) });
+    // Under the message limit but over the seed text limit: the engine says to upload it.
+    await expect(conn.api.parseSeeds(text.slice(0, 1_000_000))).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'text', message: expect.stringMatching(/at most 524,288 characters .*uploadSeeds/) });
+    const size = API_LIMITS.seedChunkChars;
+    let parts = 0;
+    for (let at = 0; at < text.length; at += size) await conn.api.uploadSeeds('ten-mb', text.slice(at, at + size), parts++);
+    expect(parts).toBe(Math.ceil(text.length / size));
+    const read = await conn.api.parseSeeds({ uploadId: 'ten-mb' });
+    expect(read.urls).toHaveLength(count);
+    expect(read.problems).toEqual([]);
+    const created = await conn.api.createCrawl({ name: 'ten-mb', seedUploadId: 'ten-mb', w: 1000, maxPagesPerSite: 1_000_000 });
+    expect(created).toMatchObject({ id: 'ten-mb', status: 'created', pagesKnown: count, queued: count });
+    conn.close();
+  }, 120_000);
+});
+
+describe('the limits of a seed upload', () => {
+  it('refuses a chunk over its limit, a part out of order, an id that is not a word, and text that is not text', () => {
+    const u = new SeedUploads();
+    expect(() => u.append('a', 'x'.repeat(API_LIMITS.seedChunkChars + 1), 0)).toThrow(expect.objectContaining({ code: 'CRAWL_BAD_OPTION', field: 'chunk', message: expect.stringMatching(/at most 524,288 characters \(this one has 524,289\)/) }));
+    expect(u.append('a', 'x'.repeat(API_LIMITS.seedChunkChars), 0)).toEqual({ uploadId: 'a', parts: 1, chars: API_LIMITS.seedChunkChars });
+    expect(() => u.append('a', 'y', 2)).toThrow(expect.objectContaining({ field: 'part', message: 'part: upload "a" expects part 1 next, not 2' }));
+    expect(() => u.append('a', 'y', -1)).toThrow(expect.objectContaining({ field: 'part' }));
+    expect(() => u.append('a', 'y', 1.5)).toThrow(expect.objectContaining({ field: 'part' }));
+    expect(() => u.append('a/b', 'y', 0)).toThrow(expect.objectContaining({ field: 'uploadId' }));
+    expect(() => u.append('x'.repeat(65), 'y', 0)).toThrow(expect.objectContaining({ field: 'uploadId' }));
+    expect(() => u.append('a', 42, 1)).toThrow(expect.objectContaining({ field: 'chunk', message: 'chunk: must be text' }));
+    expect(u.text('a')).toHaveLength(API_LIMITS.seedChunkChars);
+  });
+
+  it('drops an upload that grows past the limit of a seed file', () => {
+    const u = new SeedUploads();
+    // One string object pushed again and again: the limit is counted, not allocated.
+    const chunk = 'x'.repeat(API_LIMITS.seedChunkChars);
+    const fit = API_LIMITS.seedUploadChars / API_LIMITS.seedChunkChars;
+    for (let part = 0; part < fit; part++) u.append('big', chunk, part);
+    expect(u.total()).toBe(API_LIMITS.seedUploadChars);
+    expect(() => u.append('big', 'x', fit)).toThrow(expect.objectContaining({ field: 'chunk', message: 'chunk: a seed upload can be at most 64 MiB (this one reached 64 MiB); it is dropped' }));
+    expect(() => u.text('big')).toThrow(expect.objectContaining({ field: 'uploadId' }));
+    expect(u.total()).toBe(0);
+  });
+
+  it('holds a few uploads within the limit in all, dropping the oldest first, and forgets one left unused', () => {
+    let now = 0;
+    const u = new SeedUploads(() => now);
+    for (const id of ['u1', 'u2', 'u3', 'u4', 'u5']) u.append(id, id, 0);
+    expect(() => u.text('u1')).toThrow(expect.objectContaining({ field: 'uploadId' }));
+    expect(['u2', 'u3', 'u4', 'u5'].map((id) => u.text(id))).toEqual(['u2', 'u3', 'u4', 'u5']);
+    // Room for a large one: older ones go.
+    const half = 'x'.repeat(API_LIMITS.seedChunkChars);
+    for (let part = 0; part < API_LIMITS.seedUploadChars / API_LIMITS.seedChunkChars - 1; part++) u.append('large', half, part);
+    expect(u.total()).toBeLessThanOrEqual(API_LIMITS.seedUploadChars);
+    expect(u.text('large')).toHaveLength(API_LIMITS.seedUploadChars - API_LIMITS.seedChunkChars);
+    now += API_LIMITS.seedUploadIdleMs + 1;
+    expect(() => u.text('large')).toThrow(expect.objectContaining({ field: 'uploadId', message: expect.stringMatching(/dropped after 30 minutes/) }));
+  });
+});
