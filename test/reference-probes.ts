@@ -22,11 +22,11 @@
  * which the global setup fills before the test processes start.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { cacheDir } from '../core/config/cache-dir.js';
-import { findGpmetis, findKahypar, findZoltan } from '../core/graph/tools.js';
+import { executable, findGpmetis, findKahypar, findZoltan, onPath } from '../core/graph/tools.js';
 
 export type RefName = 'networkx' | 'chromium' | 'metis' | 'zoltan' | 'kahypar' | 'nats-server' | 'uci' | 'warcio-py';
 
@@ -44,22 +44,6 @@ interface Reference {
 
 export const PYTHON = '/usr/bin/python3';
 export const CHROMIUM = '/usr/bin/chromium';
-
-function executable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string, extra: string[] = []): string | null {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...extra]) {
-    if (dir && executable(join(dir, name))) return join(dir, name);
-  }
-  return null;
-}
 
 /** Whether `program args` runs and exits 0 within the time given (a present but broken tool is absent). */
 function runs(program: string, args: string[], timeout = 20_000): boolean {

@@ -36,7 +36,8 @@ const kahyparHint = () =>
   `build KaHyPar from its public source release (github.com/kahypar/kahypar, with cmake) into a PREFIX with PREFIX/bin/KaHyPar and its presets in PREFIX/config (the source tree's config folder), then pass --kahypar PREFIX/bin/KaHyPar or set CRAWLBENCH_KAHYPAR; crawlbench also looks in ${join(cacheDir(), 'kahypar')}, where npm run setup:test-tools -- --kahypar builds it in a crawlbench clone`;
 const ZOLTAN_INSTALL = 'apt-get install gcc libtrilinos-zoltan-dev libopenmpi-dev';
 
-function executable(p: string): boolean {
+/** Whether `p` is a file this process may run. */
+export function executable(p: string): boolean {
   try {
     accessSync(p, constants.X_OK);
     return statSync(p).isFile();
@@ -45,8 +46,9 @@ function executable(p: string): boolean {
   }
 }
 
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+/** The program `name` on PATH (then in `extra` folders), or null. */
+export function onPath(name: string, extra: readonly string[] = []): string | null {
+  for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...extra]) {
     if (dir && executable(join(dir, name))) return join(dir, name);
   }
   return null;
