@@ -13,7 +13,9 @@ import { DigestTable } from './digest-table.js';
 import { contentTypeMatches, seqMatches, statusMatches } from './options.js';
 import { siteFilter } from './site-filter.js';
 import { RecordIds, sha1, warcDigest } from './record-ids.js';
-import { SOFTWARE, parseHead, requestRecord, responseRecord, revisitRecord, type HttpHead } from './warc-records.js';
+import { SOFTWARE, notModifiedRecord, parseHead, requestRecord, responseRecord, revisitRecord, type HttpHead } from './warc-records.js';
+
+const NOT_MODIFIED = /^\S+ 304\b/;
 import { WarcFiles, fileStamp } from './warc-files.js';
 
 /** A fetch to write: a page or a robots.txt answer. */
@@ -135,7 +137,13 @@ class FetchWriter {
     const first = f.content.body.length > 0 ? this.digests.claim(sha, own) : own;
     let response: Buffer;
     let id: string;
-    if (first === own) {
+    const revisit = (f.kind === 'page' && NOT_MODIFIED.test(head.statusline)) || first !== own;
+    if (f.kind === 'page' && NOT_MODIFIED.test(head.statusline)) {
+      // A conditional recrawl's 304: the page is the history crawl's capture.
+      id = this.ids.id(f.kind, f.rowId, 'revisit');
+      response = await notModifiedRecord({ id, url: f.url, date, head });
+      this.revisits++;
+    } else if (first === own) {
       id = this.ids.id(f.kind, f.rowId, 'response');
       response = await responseRecord({ id, url: f.url, date, head, body: f.content.body, payloadDigest });
       this.responses++;
@@ -145,7 +153,7 @@ class FetchWriter {
       this.revisits++;
     }
     const requestHead = parseHead(f.content.request);
-    const request = await requestRecord({ id: this.ids.id(f.kind, f.rowId, `request-${first === own ? 'response' : 'revisit'}`), url: f.url, date, head: requestHead, concurrentTo: id });
+    const request = await requestRecord({ id: this.ids.id(f.kind, f.rowId, `request-${revisit ? 'revisit' : 'response'}`), url: f.url, date, head: requestHead, concurrentTo: id });
     await this.files.add([response, request]);
   }
 

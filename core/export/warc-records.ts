@@ -117,6 +117,23 @@ export function revisitRecord(
   return finish(withHead(record, r.head));
 }
 
+export const SERVER_NOT_MODIFIED = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
+
+/**
+ * A 304 Not Modified to a conditional request, as the WARC standard records it: a revisit with
+ * the server-not-modified profile, naming the URL whose earlier capture it stands for (the
+ * history crawl's; its date is not known here, so not given, as the standard allows).
+ */
+export function notModifiedRecord(r: RecordBase & { head: HttpHead }): Promise<Buffer> {
+  const record = WARCRecord.create({
+    url: r.url, date: r.date, type: 'revisit', warcVersion: WARC_1_1,
+    warcHeaders: { 'WARC-Record-ID': r.id, 'WARC-Refers-To-Target-URI': r.url },
+  });
+  // warcio sets the identical-payload-digest profile on every revisit it creates.
+  record.warcHeaders.headers.set('WARC-Profile', SERVER_NOT_MODIFIED);
+  return finish(withHead(record, r.head));
+}
+
 /** The digest of an empty payload: a GET request's (set so that warcio has nothing to hash). */
 const EMPTY_DIGEST = warcDigest(createHash('sha1').digest());
 

@@ -10,12 +10,15 @@ import { createServer, get } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareCrawls } from '../../core/compare/compare.js';
+import { parseExportOptions } from '../../core/export/options.js';
+import { runExport } from '../../core/export/run-export.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { renderPage } from '../../core/testweb/html.js';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { seedUrls } from '../../core/testweb/web.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, testSettings } from '../helpers/web.js';
+import { checkDigests, readRecords } from '../export/warc-reader.js';
 
 const spec = { seed: 26, sites: 30, pages: 1500 } as const;
 const rev1 = generateWeb({ ...spec, revision: 1 });
@@ -147,6 +150,28 @@ describe('conditional recrawl', async () => {
     expect(query<{ message: string }>(out, "SELECT message FROM events WHERE kind = 'note'").map((e) => e.message)).toEqual([
       'the history crawl stored no validators (ETag, Last-Modified): every request is unconditional',
     ]);
+  }, 120_000);
+
+  it('writes a not-modified page into a WARC export as a revisit with the server-not-modified profile, naming its URL', async () => {
+    const db = join(dir, 'rev2-content.db');
+    const s2 = await served(rev2, port);
+    try {
+      await crawl(db, testSettings(seedUrls(rev2, port), { policy: 'historical-pagerank-parent', policyParams: { history: oldDb }, r: 8, c: 10, storeContent: true }));
+    } finally {
+      await s2.stop();
+    }
+    const summary = await runExport(db, parseExportOptions({ format: 'warc', out: join(dir, 'warc') }));
+    const records = (await Promise.all(summary.files.filter((f) => f.path.endsWith('.warc.gz')).map((f) => readRecords(f.path)))).flat();
+    const notModified = records.filter((r) => r.warc['WARC-Profile'] === 'http://netpreserve.org/warc/1.1/revisit/server-not-modified');
+    const [{ n }] = query<{ n: number }>(db, 'SELECT count(*) AS n FROM pages WHERE not_modified = 1');
+    expect(n).toBeGreaterThan(0);
+    expect(notModified).toHaveLength(n);
+    for (const r of notModified) {
+      expect(r.type).toBe('revisit');
+      expect(r.statusline).toMatch(/^HTTP\/1\.1 304/);
+      expect(r.warc['WARC-Refers-To-Target-URI']).toBe(r.warc['WARC-Target-URI']);
+    }
+    expect(checkDigests(records).failed).toEqual([]);
   }, 120_000);
 });
 
