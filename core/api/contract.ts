@@ -538,6 +538,9 @@ export interface CrawlSettingsDto {
   contentBudget: number;
   /** Sitemaps read (robots.txt Sitemap: lines and /sitemap.xml), their URLs crawled. */
   sitemaps: boolean;
+  /** How certificates were treated, and the CA certificates (PEM) the crawl also trusted (null: none). */
+  tls: 'verify' | 'record';
+  caPem: string | null;
   /**
    * The demo web crawled (revision 2: the same web months later); null for a crawl of seeds.
    * `pages` is the spec's (revision 1's size); `webPages` the pages of the web crawled (revision

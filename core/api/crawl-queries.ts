@@ -111,6 +111,8 @@ export function crawlSettingsDto(reader: CrawlReader, id: string, demo: { sites:
     storeContent: s.storeContent ?? false,
     contentBudget: s.contentBudget,
     sitemaps: s.sitemaps ?? false,
+    tls: s.tls ?? 'record',
+    caPem: s.ca && s.ca.length > 0 ? s.ca.join('\n') : null,
     demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1, webPages: demo.webPages } : null,
   };
 }

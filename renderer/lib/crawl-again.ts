@@ -38,6 +38,9 @@ export interface AgainForm {
   storeContent: boolean;
   contentBudget: string;
   sitemaps: boolean;
+  tls: 'verify' | 'record';
+  /** The CA certificates the earlier crawl also trusted, as New crawl holds an uploaded file. */
+  caFile: { name: string; text: string } | null;
 }
 
 const text = (n: number | null) => (n === null ? '' : String(n));
@@ -78,5 +81,7 @@ export function againForm(s: CrawlSettingsDto, policies: readonly PolicyDescript
     storeContent: s.storeContent,
     contentBudget: String(Math.round((s.contentBudget / 1024 ** 3) * 1000) / 1000),
     sitemaps: s.sitemaps ?? false,
+    tls: s.tls ?? 'record',
+    caFile: s.caPem ? { name: `the CA certificates of ${s.id}`, text: s.caPem } : null,
   };
 }

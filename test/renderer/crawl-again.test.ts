@@ -29,6 +29,14 @@ describe('Crawl again', () => {
     expect(own).toMatchObject({ policy: 'quality', params: { alpha: '0.3' }, historyCrawl: '' });
   });
 
+  it('keeps how certificates were treated and the CA the earlier crawl trusted', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+    const plain = againForm(settingsOf('p', { seedText: 'https://a.cl/' }), policies, new Set());
+    expect(plain).toMatchObject({ tls: 'record', caFile: null });
+    const strict = againForm({ ...settingsOf('s', { seedText: 'https://a.cl/', tls: 'verify' }), caPem: pem }, policies, new Set());
+    expect(strict).toMatchObject({ tls: 'verify', caFile: { name: 'the CA certificates of s', text: pem } });
+  });
+
   it('names the new crawl after the old one, never taking a name in use', () => {
     expect(againName('x', new Set())).toBe('x-again');
     expect(againName('x', new Set(['x-again', 'x-again-2']))).toBe('x-again-3');

@@ -42,13 +42,15 @@ export function settingsOf(id: string, req: CreateCrawlRequest): CrawlSettingsDt
   const demo = req.demoWeb ? { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? req.demoWeb : {}) } : null;
   const seeds = demo ? { seeds: ['http://www1.site0.demo:1/'], scope: { suffixes: ['.demo'], hosts: [] } } : seedSettings(parseSeeds(req.seedText ?? ''));
   const demoPoliteness = demo ? { w: req.w ?? 50, c: req.c ?? 10, r: req.r ?? 64 } : {};
-  const { name: _n, seedText: _s, seedUploadId: _u, demoWeb: _d, historyCrawl, allowShortW: _a, ...rest } = req;
-  const s = validateSettings({ ...rest, ...demoPoliteness, ...seeds });
+  const { name: _n, seedText: _s, seedUploadId: _u, demoWeb: _d, historyCrawl, allowShortW: _a, caPem, ...rest } = req;
+  const s = validateSettings({ ...rest, ...demoPoliteness, ...seeds, ...(caPem ? { ca: [caPem] } : {}) });
   return {
     id, seeds: s.seeds, scope: { suffixes: s.scope.suffixes, hosts: s.scope.hosts, excludes: s.scope.excludes }, seedText: demo ? '' : [...s.seeds, ...s.scope.suffixes].join('\n'),
     siteKey: s.siteKey, policy: s.policy, policyParams: s.policyParams, historyCrawl: historyCrawl ?? null, w: s.w, c: s.c, r: s.r, batch: s.batch, maxPages: s.maxPages,
     maxDepth: s.maxDepth, maxPagesPerSite: s.maxPagesPerSite, userAgent: s.userAgent, storeContent: s.storeContent, contentBudget: s.contentBudget,
     sitemaps: s.sitemaps,
+    tls: s.tls,
+    caPem: s.ca.length > 0 ? s.ca.join('\n') : null,
     // Revision 1 has the spec's pages; the fake does not build revision 2, whose size it leaves unknown.
     demoWeb: demo ? { sites: demo.sites, pages: demo.pages, latencyMs: demo.latencyMs, revision: demo.revision ?? 1, webPages: (demo.revision ?? 1) === 1 ? demo.pages : null } : null,
   };
