@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import type { CrawlSettings } from '../config/settings.js';
 import type { CrawlSettingsDto, EndReasonDto, ParkedSiteDto, RecentError } from './contract.js';
+import { badField } from '../errors.js';
 
 export interface StoredSummary {
   state: string;
@@ -78,8 +79,11 @@ export function fileSize(path: string): number {
 /** listSites lives in sites-query.ts (filters, states, errors by kind, robots.txt, site PageRank). */
 export { sitesPage } from './sites-query.js';
 
-export function recentErrors(reader: CrawlReader, limit = 20): RecentError[] {
-  return reader.recentErrors(Math.min(Math.max(1, limit), 200)).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));
+export function recentErrors(reader: CrawlReader, limit: unknown = 20): RecentError[] {
+  // A limit that is not a number reached SQLite as one and failed there (found by test/api/api-fuzz.test.ts).
+  const n = limit === undefined || limit === null ? 20 : limit;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw badField('limit', 'must be a number of errors, from 1 to 200');
+  return reader.recentErrors(Math.min(Math.max(1, Math.floor(n)), 200)).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));
 }
 
 /**

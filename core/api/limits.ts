@@ -77,6 +77,13 @@ export function tooLargeReason(bytes: number): string {
 }
 
 /**
+ * Keys no argument may have: the names of Object.prototype's own properties. A key `toString`
+ * or `valueOf` makes String(argument) throw; `__proto__` and `constructor` are how prototypes
+ * get polluted. No request of the API has such a field.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
+
+/**
  * What is wrong with a call's arguments as a whole (nesting, a string or list too long), in
  * words, or null. Walks without recursion: arguments nested a million deep must not overflow
  * the stack of the server that checks them.
@@ -92,6 +99,10 @@ export function argumentsProblem(args: readonly unknown[]): string | null {
     }
     if (v === null || typeof v !== 'object') continue;
     if (depth > API_LIMITS.argDepth) return `arguments can be nested at most ${API_LIMITS.argDepth} deep`;
+    if (!Array.isArray(v)) {
+      const key = Object.keys(v).find((k) => PROTOTYPE_KEYS.has(k));
+      if (key !== undefined) return `an argument cannot have a field named ${key}`;
+    }
     const items = Array.isArray(v) ? v : Object.values(v as object);
     if (items.length > API_LIMITS.argArrayItems) return `a list or object argument can hold at most ${grouped(API_LIMITS.argArrayItems)} items (this one has ${grouped(items.length)})`;
     for (const item of items) stack.push([item, depth + 1]);

@@ -170,11 +170,14 @@ describe('crawlbench serve gets the 5 MB message and malformed frames', async ()
       await sock.reply(7, () => sock.ws.send(JSON.stringify({ kind: 'result', id: 7, data: 1 }))),
       await sock.reply(8, () => sock.ws.send(JSON.stringify({ kind: 'call', id: 8, name: 'listSites', data: ['running', { limit: 'x'.repeat(1_100_000) }] }))),
       await sock.reply(9, () => sock.ws.send(`{"kind":"call","id":9,"name":"listCrawls","data":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`)),
+      // String(argument) would throw in the method (found by test/api/api-fuzz.test.ts).
+      await sock.reply(10, () => sock.ws.send(JSON.stringify({ kind: 'call', id: 10, name: 'cancelPartition', data: [{ toString: 1 }] }))),
     ];
     for (const a of answers) expect(a).toMatchObject({ kind: 'error', error: { code: 'CRAWL_BAD_OPTION' } });
     expect((answers[1]!.error as { message: string }).message).toBe('unknown method noSuchMethod');
     expect((answers[4]!.error as { message: string }).message).toMatch(/at most 1,048,576 characters/);
     expect((answers[5]!.error as { message: string }).message).toMatch(/nested at most 64 deep/);
+    expect((answers[6]!.error as { message: string }).message).toBe('cancelPartition: an argument cannot have a field named toString');
     expect(sock.ws.readyState).toBe(WebSocket.OPEN);
     expect((await health(sock)).ok).toBe(true);
     sock.ws.close();
