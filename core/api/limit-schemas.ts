@@ -17,7 +17,10 @@ export const SeedPartSchema = z.number().int().min(0).max(1_000_000);
 /** What parseSeeds reads: the text itself, or an upload. */
 export const SeedSourceSchema = z.union([SeedTextSchema, z.object({ uploadId: SeedUploadIdSchema }).strict()]);
 
-/** A call message as a server takes it (its id is only sent back; the arguments' contents are each method's to check). */
+/**
+ * A call message as a server takes it (its id is only sent back; the arguments' contents are
+ * each method's to check). rpc-server.ts checks the same by hand: it is browser-safe, zod is not.
+ */
 export const CallMessageSchema = z.object({
   kind: z.literal('call'),
   name: z.string().max(API_LIMITS.methodChars),

@@ -3,11 +3,12 @@
  * the shape of a call's arguments, seed text sent in one piece, and seed uploads (a seed file
  * too large for one message goes up in chunks, uploadSeeds, and is then named by its upload
  * id). The servers enforce them (ws-server.ts, browser-server.ts, rpc-server.ts, seed-uploads.ts,
- * create-request.ts, the last three through limit-schemas.ts) and the workbench checks them before it sends anything, so a request over a limit is refused
+ * create-request.ts, the last two through limit-schemas.ts) and the workbench checks them before it sends anything, so a request over a limit is refused
  * at its field in words, never by a dropped connection.
  *
- * Browser-safe, with no imports: the workbench bundles it (the zod schemas built from these
- * numbers are in limit-schemas.ts, which would bring zod's 90 KB into the window).
+ * Browser-safe, with no imports: the workbench bundles it, and so does Electron's preload
+ * (through rpc-server.ts); the zod schemas built from these numbers are in limit-schemas.ts,
+ * which would bring zod's 90 KB into the window.
  */
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -10,8 +10,7 @@
  * the method, and answered as CRAWL_INTERNAL. Nothing a caller sends can throw out of here.
  */
 import { API_EVENTS, API_METHODS, type CrawlbenchApi, type WireError } from './contract.js';
-import { CallMessageSchema } from './limit-schemas.js';
-import { argumentsProblem } from './limits.js';
+import { API_LIMITS, argumentsProblem } from './limits.js';
 import { toWireError, type RpcMessage } from './rpc.js';
 
 const METHODS: ReadonlySet<string> = new Set(API_METHODS);
@@ -66,15 +65,14 @@ export function answerError(err: unknown, method: string, log: (line: string) =>
 export async function dispatch(api: CrawlbenchApi, msg: RpcMessage, opts: DispatchOptions = {}): Promise<RpcMessage> {
   const id = replyId((msg as { id?: unknown } | null)?.id);
   const error = (e: WireError): RpcMessage => ({ kind: 'error', ...(id === undefined ? {} : { id }), error: e });
-  const call = CallMessageSchema.safeParse(msg);
-  if (!call.success) {
-    const name = (msg as { name?: unknown } | null)?.name;
-    if ((msg as { kind?: unknown } | null)?.kind === 'call' && typeof name === 'string' && name.length <= 64 && !METHODS.has(name)) return error(badCall(`unknown method ${name}`));
-    return error(badCall('not a call message: send {"kind": "call", "id": N, "name": METHOD, "data": [ARGUMENTS]} with at most 8 arguments'));
+  // By hand, not with limit-schemas.ts: this module is browser-safe (Electron's preload bundles it) and zod is not.
+  const m = (typeof msg === 'object' && msg !== null ? msg : {}) as { kind?: unknown; name?: unknown; data?: unknown };
+  const name = typeof m.name === 'string' && m.name.length <= API_LIMITS.methodChars ? m.name : null;
+  if (m.kind !== 'call' || name === null || (m.data !== undefined && !Array.isArray(m.data)) || (Array.isArray(m.data) && m.data.length > API_LIMITS.callArgs)) {
+    return error(badCall(`not a call message: send {"kind": "call", "id": N, "name": METHOD, "data": [ARGUMENTS]} with at most ${API_LIMITS.callArgs} arguments`));
   }
-  const { name, data } = call.data;
   if (!METHODS.has(name)) return error(badCall(`unknown method ${name}`));
-  const args = data ?? [];
+  const args = (m.data as unknown[] | undefined) ?? [];
   const problem = argumentsProblem(args);
   if (problem) return error(badCall(`${name}: ${problem}`));
   const fn = (api as unknown as Record<string, unknown>)[name];

@@ -33,13 +33,13 @@
  *  - the frontier (scheduler, policies) reaches no database, not even through another module:
  *    a policy gets an earlier crawl's PageRank from PolicyContext.loadHistory, which the engine
  *    and the simulator provide;
- *  - core/config/limits.ts imports nothing (the renderer bundles it);
+ *  - core/config/limits.ts and core/api/limits.ts import nothing (the renderer bundles them);
  *  - no import cycle between files of core/.
  * Every import counts: `import`, `import type`, `export ... from`, `import()` and
  * `typeof import()`. A cycle of types is still a cycle of design.
  *
  * Outside core: core imports no UI framework and no Electron; the renderer reaches core only
- * through the browser-safe modules (types, the one RPC client, the limits table), and those
+ * through the browser-safe modules (types, the one RPC client, the limits tables), and those
  * import nothing from Node or the engine.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -72,10 +72,10 @@ const LAYERS: Record<string, [number, string[]]> = {
 };
 const TESTWEB_USERS = ['api', 'cli'];
 const NO_DATABASE = ['scheduler', 'policies'];
-const IMPORT_FREE = ['core/config/limits.ts'];
+const IMPORT_FREE = ['core/config/limits.ts', 'core/api/limits.ts'];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BROWSER_SAFE = ['core/config/limits.ts', 'core/compare/report.ts', 'core/graph/report.ts', 'core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
+const BROWSER_SAFE = ['core/config/limits.ts', 'core/api/limits.ts', 'core/compare/report.ts', 'core/graph/report.ts', 'core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
 
 /** Every module specifier a TypeScript source names, type-only ones included (memoized: planted tests reparse core). */
 const parsed = new Map<string, string[]>();
