@@ -6,8 +6,6 @@
  * job then throws CRAWL_CANCELLED and unwinds normally, so a crawl file's writer lock is
  * released, a half-stored run rolled back and partial files removed.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { runHeavyJob, type HeavyJob, type JobProgress } from './heavy-jobs.js';
@@ -28,20 +26,6 @@ const flag = new Int32Array(data.cancel);
 const post = (m: JobWorkerMessage) => parentPort!.postMessage(m);
 const cancelled = () => Atomics.load(flag, 0) !== 0;
 
-/**
- * Collects the job's garbage before the thread ends, while the thread's environment still
- * exists: better-sqlite3 12 finalizes a statement or database the collector reaches only
- * during the thread's teardown by asking an environment that is gone, which aborts the whole
- * process on Node 24 (its upstream fix needs Node 22 or newer).
- */
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-const settle = (m: JobWorkerMessage) => {
-  collect();
-  collect();
-  post(m);
-};
-
 runHeavyJob(
   data.job,
   (progress) => {
@@ -50,7 +34,7 @@ runHeavyJob(
   },
   cancelled,
 ).then(
-  (result) => settle({ type: 'done', result }),
+  (result) => post({ type: 'done', result }),
   (err: { name?: string; code?: string; message?: string; field?: string }) =>
-    settle({ type: 'error', error: { name: err.name ?? 'Error', code: err.code ?? 'CRAWL_INTERNAL', message: err.message ?? String(err), ...(err.field ? { field: err.field } : {}) } }),
+    post({ type: 'error', error: { name: err.name ?? 'Error', code: err.code ?? 'CRAWL_INTERNAL', message: err.message ?? String(err), ...(err.field ? { field: err.field } : {}) } }),
 );
