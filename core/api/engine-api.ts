@@ -490,7 +490,7 @@ export class EngineApi implements C.CrawlbenchApi {
     return this.listen('exportProgress', cb);
   }
 
-  /** A crawl's graph partitioned with gpmetis and KaHyPar beside hashing (a running crawl as of now). */
+  /** A crawl's graph partitioned with gpmetis, Zoltan PHG (and KaHyPar where installed) beside hashing (a running crawl as of now). */
   async partitionCrawl(id: string, req: C.PartitionRequest): Promise<C.PartitionReport> {
     return this.graphs.partition(id, this.existing(id), req);
   }

@@ -42,13 +42,13 @@ const USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [optio
   --user-agent S         User-Agent header; robots.txt groups match its product token
   --resolve PAT=IP       map host names to an address (*.demo=127.0.0.1; repeatable)
   --per-ip               politeness per IP address as well as per site
+  --sitemaps             read each site's sitemaps (robots.txt Sitemap: lines, /sitemap.xml) and
+                         crawl what they list as links of kind 'sitemap' (default off: links only)
   --tls verify|record    a site whose certificate fails (expired, untrusted, another name):
                          record (default) fetches it and records the problem with the site;
                          verify refuses it, its pages failing with the problem's code
   --ca FILE              also trust the certificates in this PEM file (repeatable; kept with
                          the crawl). Node's roots and the system's bundle are always trusted
-  --sitemaps             read each site's sitemaps (robots.txt Sitemap: lines, /sitemap.xml) and
-                         crawl what they list as links of kind 'sitemap' (default off: links only)
   --bandwidth SIZE       total bandwidth cap per second (e.g. 2MB)
   --connect-timeout, --headers-timeout, --body-timeout, --request-timeout DURATION
   --max-body SIZE        largest body accepted (default 10MB)
@@ -104,9 +104,9 @@ const OPTIONS = {
   'user-agent': { type: 'string' },
   resolve: { type: 'string', multiple: true },
   'per-ip': { type: 'boolean' },
+  sitemaps: { type: 'boolean' },
   tls: { type: 'string' },
   ca: { type: 'string', multiple: true },
-  sitemaps: { type: 'boolean' },
   'allow-short-w': { type: 'boolean' },
   bandwidth: { type: 'string' },
   'connect-timeout': { type: 'string' },
@@ -225,9 +225,9 @@ export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput
     userAgent: flags['user-agent'],
     resolve: resolve.length > 0 ? resolve : undefined,
     perIp: flags['per-ip'] ? true : undefined,
+    sitemaps: flags.sitemaps ? true : undefined,
     tls: choiceFlag(flags, 'tls', ['verify', 'record']),
     ca: flags.ca?.map((file) => readCaFile(file)),
-    sitemaps: flags.sitemaps ? true : undefined,
     allowShortW: flags['allow-short-w'] ? true : undefined,
     bandwidth: sizeFlag(flags, 'bandwidth'),
     connectTimeout: durationFlag(flags, 'connect-timeout'),
