@@ -6,6 +6,7 @@
  * forwards every event, pauses the crawls on SIGTERM (quitting on purpose) and, on a crash,
  * leaves them running for the process started again (engine-supervisor.ts).
  */
+import { keepServing } from './browser-server.js';
 import { EngineApi, type EngineApiOptions } from './engine-api.js';
 import { remoteHost } from './host.js';
 import { dispatch, forwardEvents } from './rpc-server.js';
@@ -25,6 +26,8 @@ export function hostEngine(port: HostPort, workspace: string, opts: Omit<EngineA
     if (!isRpcMessage(data) || host.receive(data)) return;
     if (data.kind === 'call') port.post(await dispatch(api, data));
   });
+  // An error outside any call is logged and the engine serves on, as `crawlbench serve` does.
+  keepServing((line) => process.stderr.write(`crawlbench engine: ${line}\n`));
   // Pausing commits every running crawl's batch before the process goes.
   process.once('SIGTERM', () => void api.close().finally(() => process.exit(0)));
   return api;
