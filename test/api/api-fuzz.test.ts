@@ -224,7 +224,7 @@ describe(`every API call fuzzed over WebSocket and IPC (fast-check, seed ${SEED}
     const h = await fresh.send(JSON.stringify({ kind: 'call', id: 1, name: 'health', data: [] }));
     expect(h.reply).toMatchObject({ kind: 'result', id: 1, data: { ok: true, pid: process.pid } });
     fresh.close();
-  }, 60_000);
+  }, 180_000);
 
   it('over IPC: every message answered with a result or a stable code (NaN, Infinity and undefined arrive as they are)', async () => {
     const { ipcMain, ipcRenderer } = fakeIpcPair();
@@ -252,7 +252,7 @@ describe(`every API call fuzzed over WebSocket and IPC (fast-check, seed ${SEED}
       served.close();
     }
     await finUnchanged();
-  }, 60_000);
+  }, 180_000);
 
   it('reached every method on both transports, and said each internal error in one line naming its method', () => {
     for (const t of ['ws', 'ipc']) {
