@@ -34,15 +34,8 @@ export interface HistoryPage extends Validators {
   noindex: boolean;
 }
 
-interface PageRow extends Validators {
-  id: number;
-  httpStatus: number;
-  contentType: string | null;
-  bytes: number | null;
-  contentHash: string | null;
-  title: string | null;
-  noindex: number | null;
-}
+/** A page as SQLite reads it: noindex as 0, 1 or null. */
+type PageRow = Omit<HistoryPage, 'noindex'> & { noindex: number | null };
 
 export class HistoryPages {
   private constructor(
@@ -90,7 +83,7 @@ export class HistoryPages {
   /** The page as the history crawl fetched it. */
   page(url: string): HistoryPage | null {
     const r = this.row(url);
-    return r ? { id: r.id, httpStatus: r.httpStatus, etag: r.etag, lastModified: r.lastModified, contentType: r.contentType, bytes: r.bytes, contentHash: r.contentHash, title: r.title, noindex: r.noindex === 1 } : null;
+    return r ? { ...r, noindex: r.noindex === 1 } : null;
   }
 
   /** Its links as the history crawl stored them (redirects aside), as if extracted again. */
