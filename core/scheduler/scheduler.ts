@@ -12,6 +12,8 @@ export interface SchedulerOptions {
   c: number;
   /** Wait between connections to one site, in ms (docs/design.md section 2.3: w). */
   w: number;
+  /** A site's own w, where it depends on the site (site-wait.ts: w for small sites); default w for every site. */
+  waitFor?: (site: SiteState) => number;
   /** Batches of K pages (thesis: K = 100,000); null = one continuous crawl. */
   batch?: number | null;
 }
@@ -41,6 +43,7 @@ export class Scheduler implements PolicyHost {
   private readonly policy: Policy;
   private readonly r: number;
   private readonly w: number;
+  private readonly waitFor: ((site: SiteState) => number) | null;
   private readonly batch: number | null;
   private readonly byId = new Map<number, SiteState>();
   /** Sites allowed to be contacted now, by site rank. */
@@ -64,6 +67,7 @@ export class Scheduler implements PolicyHost {
     this.r = opts.r;
     this.c = opts.c;
     this.w = opts.w;
+    this.waitFor = opts.waitFor ?? null;
     this.batch = opts.batch ?? null;
     this.policy.attach?.(this);
   }
@@ -182,7 +186,7 @@ export class Scheduler implements PolicyHost {
    */
   /** The wait between two connections to this site: w, or its Crawl-delay when longer. */
   connectionGap(site: SiteState): number {
-    return Math.max(this.w, site.crawlDelayMs ?? 0);
+    return Math.max(this.waitFor ? this.waitFor(site) : this.w, site.crawlDelayMs ?? 0);
   }
 
   finish(session: Session, endedAt: number, returned: readonly QueuedPage[] = [], extraDelayMs = 0): void {

@@ -4,6 +4,7 @@ import type { Clock } from '../scheduler/clock.js';
 import { IpGate } from '../scheduler/ip-gate.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { SiteState } from '../scheduler/site-state.js';
+import { siteWait, type SmallSiteWait } from '../scheduler/site-wait.js';
 import { EventQueue } from './event-queue.js';
 import { pageSize, serverModel, type NetworkOptions, type ServerModel } from './network.js';
 import { SharedLink } from './shared-link.js';
@@ -17,6 +18,8 @@ export interface SimulationOptions {
   r: number;
   /** Wait between connections to one site, ms. */
   w: number;
+  /** Another w for small sites (crawl --w-small, --small-site); site keys are the graph's. */
+  smallSites?: SmallSiteWait | null;
   /** Maximum requests over one connection. */
   c: number;
   /** The crawler's bandwidth B in bytes/s (Infinity: unlimited). */
@@ -127,7 +130,7 @@ export class Simulation {
       oracle: o.oracle,
     };
     this.policy = createPolicy(o.policy, o.params ?? {}, ctx);
-    this.scheduler = new Scheduler({ clock: this.clock, policy: this.policy, r: o.r, c: o.c, w: o.w, batch: o.batch ?? null });
+    this.scheduler = new Scheduler({ clock: this.clock, policy: this.policy, r: o.r, c: o.c, w: o.w, waitFor: siteWait(o.w, o.smallSites), batch: o.batch ?? null });
     this.link = new SharedLink(o.bandwidth);
     this.ipGate = o.perIp ? new IpGate(o.w) : null;
     this.simOf = new Int32Array(g.n);
