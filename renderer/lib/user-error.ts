@@ -22,3 +22,13 @@ export function userError(err: unknown): UserError {
 function capitalise(s: string): string {
   return s.length > 0 ? s[0]!.toUpperCase() + s.slice(1) : s;
 }
+
+/** The error said after the name its field has on screen: "Max depth: must be …". */
+export function atField(e: UserError, label: string): UserError {
+  return { ...e, text: `${label}: ${lowerFirst(e.text)}` };
+}
+
+/** "Must be ..." as the rest of a sentence ("must be ..."); "HTTP ..." stays as it is. */
+function lowerFirst(text: string): string {
+  return /^[A-Z](?![A-Z0-9])/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
