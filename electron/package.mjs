@@ -1,7 +1,7 @@
 // `npm run package`: the desktop installers (AppImage, NSIS, dmg) with electron-builder.
 // It needs Electron's binary (an optional dependency whose download may have failed at
-// install) and Electron's headers for rebuilding better-sqlite3; without the binary it says
-// so in one line instead of failing deep inside electron-builder.
+// install); without it, it says so in one line instead of failing deep inside electron-builder.
+// better-sqlite3 13 is Node-API with prebuilt binaries in its package: nothing to rebuild.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,7 +30,6 @@ const steps = [
   [npm, ['run', '--silent', 'build']],
   [npm, ['run', '--silent', 'build:renderer']],
   [npm, ['run', '--silent', 'build:electron']],
-  [npx, ['electron-builder', 'install-app-deps']],
   [npx, ['electron-builder', '--config', 'electron-builder.yml']],
 ];
 for (const [cmd, args] of steps) {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { READ_INDEXES } from '../../core/store/migrations/003-write-optimised.js';
@@ -32,7 +33,7 @@ export interface Revision {
 export function generateCrawl(path: string, pages: number, links: number, seed = 1, revision?: Revision): GeneratedCrawl {
   const t0 = performance.now();
   CrawlStore.create(path, validateSettings({ seeds: ['http://s0.bench.test/'] })).close();
-  const db = new Database(path);
+  const db = new Sqlite(path);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144'); // 256 MiB

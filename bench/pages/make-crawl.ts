@@ -8,7 +8,8 @@
  * sort reads the run's values; computing a real PageRank is bench/pagerank's job). The read
  * indexes are left to the caller, which times them.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { Rng } from '../../core/random.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
@@ -166,7 +167,7 @@ function writeRun(db: Database.Database, w: Shape, indeg: Float64Array, links: n
 export function makePagesCrawl(path: string, pages: number, seed = 11): MadeCrawl {
   const t0 = performance.now();
   CrawlStore.create(path, validateSettings({ seeds: ['http://www.universidad0.cl/'] })).close();
-  const db = new Database(path);
+  const db = new Sqlite(path);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');

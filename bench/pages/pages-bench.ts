@@ -12,7 +12,7 @@
  * --keep reuses the crawl made by an earlier run (its read indexes built again and timed);
  * --queries-only with --keep times only the searches.
  */
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ if (!(flags.keep && existsSync(path))) {
   say(`using ${path}${flags['queries-only'] ? '' : '; its read indexes are built again'}`);
 }
 if (!flags['queries-only']) {
-  const db = new Database(path);
+  const db = new Sqlite(path);
   dropPageSearchIndexes(db);
   for (const index of READ_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index.name}`);
   db.pragma('journal_mode = WAL');

@@ -29,7 +29,7 @@ $cb crawl --db "$out/b-conditional.db" --seeds "$out/seeds-2.txt" "${guided[@]}"
 $cb crawl --db "$out/b-full.db" --seeds "$out/seeds-2.txt" "${guided[@]}" --unconditional "${politeness[@]}" > "$out/b-full.json"
 kill $web; wait $web 2>/dev/null || true
 node --input-type=module -e "
-import Database from 'better-sqlite3';
+import Database from './dist/core/store/sqlite.js';
 import { readFileSync } from 'node:fs';
 const out = process.argv[1];
 const q = (db, sql) => { const d = new Database(db, { readonly: true }); try { return d.prepare(sql).all(); } finally { d.close(); } };

@@ -6,7 +6,7 @@
  * bench/sites times as a finished one), then DIR/made.json. Run by server-load-bench.ts with
  * core-redirect.js preloaded, so that the crawls have the schema of the checkout it names.
  */
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlStore } from '../../core/store/crawl-store.js';
@@ -31,7 +31,7 @@ store.buildReadIndexes();
 store.close();
 say(`  made, read indexes built, in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 const schema = (db: string) => {
-  const d = new Database(join(dir!, db), { readonly: true });
+  const d = new Sqlite(join(dir!, db), { readonly: true });
   const v = d.pragma('user_version', { simple: true }) as number;
   d.close();
   return v;

@@ -5,7 +5,7 @@
  * run. No read indexes: the caller builds them (CrawlStore.buildReadIndexes) to have the file
  * as a finished crawl has it. Also made by bench/server-load.
  */
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { Rng } from '../../core/random.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
@@ -15,7 +15,7 @@ const CODES = ['CRAWL_HTTP_4XX', 'CRAWL_HTTP_5XX', 'CRAWL_CONNECT_TIMEOUT', 'CRA
 export function makeSitesCrawl(path: string, siteCount: number, pageCount: number, say: (s: string) => void = () => {}): void {
   const t0 = performance.now();
   CrawlStore.create(path, validateSettings({ seeds: ['http://www.s0.bench.test/'] })).close();
-  const db = new Database(path);
+  const db = new Sqlite(path);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   const rng = new Rng(5);

@@ -28,7 +28,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { buildWeb, pageUrl, writeGraphDir, type ThroughputWeb } from './web-graph.js';
 
 const { values: flags } = parseArgs({
@@ -250,7 +250,7 @@ function servedOnce(web: ThroughputWeb, log: LogEntry[]): RunResult['checks'][nu
 
 /** The crawl database holds every page as fetched and exactly the graph's links. */
 function checkDatabase(web: ThroughputWeb, dbPath: string, port: number): RunResult['checks'] {
-  const db = new Database(dbPath, { readonly: true });
+  const db = new Sqlite(dbPath, { readonly: true });
   try {
     const expectedUrls = new Map<string, number>();
     web.links.forEach((_, id) => expectedUrls.set(pageUrl(web, id, port, SCHEME), id));

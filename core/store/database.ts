@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import Sqlite from './sqlite.js';
 import { closeSync, existsSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CrawlError, ErrorCodes } from '../errors.js';
@@ -28,7 +29,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
   const release = opts.readonly ? () => {} : acquireLock(path);
   let db: Db;
   try {
-    db = new Database(path, { readonly: !!opts.readonly, fileMustExist: !opts.create });
+    db = new Sqlite(path, { readonly: !!opts.readonly, fileMustExist: !opts.create });
     db.pragma('busy_timeout = 5000');
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');

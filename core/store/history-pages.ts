@@ -8,7 +8,8 @@
  * The history file is opened read-only and asked one page at a time (its pages are indexed
  * by URL): a national crawl's history is never loaded whole.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import Sqlite from './sqlite.js';
 import { schemeVariants } from '../url/page-identity.js';
 
 /** A link of a history page as stored (the kinds of extracted links: a, area, frame, iframe, refresh). */
@@ -49,7 +50,7 @@ export class HistoryPages {
    * before crawlbench stored them, or of servers that send none): unconditional requests.
    */
   static open(path: string): { history: HistoryPages | null; note: string | null } {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const db = new Sqlite(path, { readonly: true, fileMustExist: true });
     const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('pages')").pluck().all() as string[]));
     const any = columns.has('etag') && db.prepare('SELECT 1 FROM pages WHERE etag IS NOT NULL OR last_modified IS NOT NULL LIMIT 1').get() !== undefined;
     if (!any) {

@@ -3,7 +3,7 @@
  * could otherwise do meanwhile: no more than two at once (each loads a crawl's whole graph),
  * and no deleting a crawl while a thread reads it.
  */
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A small finished crawl: a ring of pages on one site. */
 function smallCrawl(id: string, pages = 50): void {
-  const raw = new Database(join(dir, `${id}.db`));
+  const raw = new Sqlite(join(dir, `${id}.db`));
   raw.pragma('journal_mode = WAL');
   for (const m of MIGRATIONS) raw.exec(m.sql);
   raw.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -7,7 +7,8 @@
  * pending and done, and a host filter whose LIKE wildcards are taken literally. And every
  * bad query field refused by name.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_SORT_KEYS, type SiteRowDto, type SitesPage, type SitesQuery } from '../../core/api/contract.js';
@@ -46,7 +47,7 @@ let sites: SiteRow[];
 beforeAll(async () => {
   await copyFixtureInto(workspace);
   api = new EngineApi(workspace);
-  db = new Database(join(workspace, `${FIXTURE_ID}.db`), { readonly: true });
+  db = new Sqlite(join(workspace, `${FIXTURE_ID}.db`), { readonly: true });
   sites = db.prepare('SELECT * FROM sites ORDER BY id').all() as SiteRow[];
 }, 300_000);
 afterAll(async () => {

@@ -3,7 +3,7 @@
  * them (bringing the file up to this schema when it first reads it), instead of showing them
  * as unreadable until some command opens them for writing.
  */
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A crawl file as schema `version` made it, from the migrations themselves: one site, two pages, a link. */
 function olderCrawl(path: string, version: number): void {
-  const raw = new Database(path);
+  const raw = new Sqlite(path);
   raw.pragma('journal_mode = WAL');
   for (const m of MIGRATIONS.filter((x) => x.version <= version)) raw.exec(m.sql);
   raw.pragma(`user_version = ${version}`);
@@ -41,7 +41,7 @@ describe('crawls of an older schema in the workbench', () => {
       const found = await api.searchPages('old', { url: 'a.test/b' });
       expect(found.rows.map((r) => r.url)).toEqual(['http://a.test/b']);
       expect((await api.getPage('old', 'http://a.test/b'))?.inLinks.map((l) => l.url)).toEqual(['http://a.test/']);
-      const db = new Database(join(dir, 'old.db'), { readonly: true });
+      const db = new Sqlite(join(dir, 'old.db'), { readonly: true });
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       db.close();
     } finally {

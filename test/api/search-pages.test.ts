@@ -8,7 +8,8 @@
  * totals, its links paged. Then a crawl still running (no search indexes): the same search by
  * reading every page, and no in-degree sort.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ let run: number;
 beforeAll(async () => {
   await copyFixtureInto(workspace);
   api = new EngineApi(workspace);
-  db = new Database(join(workspace, `${FIXTURE_ID}.db`), { readonly: true });
+  db = new Sqlite(join(workspace, `${FIXTURE_ID}.db`), { readonly: true });
   run = db.prepare("SELECT max(id) FROM pagerank_runs WHERE kind = 'page'").pluck().get() as number;
   pages = db
     .prepare(

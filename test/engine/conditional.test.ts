@@ -4,7 +4,7 @@
  * revision 1 sends the validators back, takes a 304's page and links from its history, and
  * ends with the same pages and links as an unconditional recrawl for a fraction of the bytes.
  */
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ async function served(web: typeof rev1, port: number): Promise<TestWebServer> {
 }
 
 function query<T>(db: string, sql: string): T[] {
-  const d = new Database(db, { readonly: true });
+  const d = new Sqlite(db, { readonly: true });
   try {
     return d.prepare(sql).all() as T[];
   } finally {
@@ -135,7 +135,7 @@ describe('conditional recrawl', async () => {
   it('a history crawl without validators gives unconditional requests, and says so', async () => {
     const bare = join(dir, 'rev1-bare.db');
     copyFileSync(oldDb, bare);
-    const d = new Database(bare);
+    const d = new Sqlite(bare);
     d.exec('UPDATE pages SET etag = NULL, last_modified = NULL');
     d.close();
     const out = join(dir, 'rev2-bare.db');
@@ -179,7 +179,7 @@ describe('pages across crawls, whatever their scheme', () => {
   it('compare pairs a page that moved from http to https, says so, and counts the pages not modified', async () => {
     const moved = join(dir, 'rev2-https.db');
     copyFileSync(withValidators, moved);
-    const d = new Database(moved);
+    const d = new Sqlite(moved);
     d.exec("UPDATE pages SET url = 'https://' || substr(url, 8) WHERE url LIKE 'http://%'");
     d.close();
     const r = await compareCrawls(full, moved);

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ describe('crawlbench crawl: policy flags', () => {
   beforeAll(() => {
     // An earlier "crawl" of hs.demo (created, never run: it knows its seed page).
     Crawler.create(oldDb, testSettings(['http://hs.demo/'])).close();
-    const other = new Database(notACrawl);
+    const other = new Sqlite(notACrawl);
     other.exec('CREATE TABLE things (x INTEGER)');
     other.close();
   });

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ beforeAll(() => {
     links: [[0, 1], [0, 2], [1, 0], [2, 0], [3, 0], [0, 3], [4, 3], [3, 4], [1, 2]],
     fetchOrder: [0, 3, 1, 2, 4],
   });
-  const db = new Database(notCrawl);
+  const db = new Sqlite(notCrawl);
   db.exec('CREATE TABLE something (x)');
   db.close();
   writeFileSync(textFile, 'just some text, not a database\n'.repeat(20));

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSettings } from '../../core/config/settings.js';
@@ -47,7 +47,7 @@ describe('loadCrawlGraph', () => {
   it('reads sparse and very large page ids across many ranges, matching a direct build', () => {
     const path = join(dir, 'sparse.db');
     CrawlStore.create(path, validateSettings({ seeds: ['http://a.test/'] })).close();
-    const db = new Database(path);
+    const db = new Sqlite(path);
     db.prepare("INSERT INTO sites(id, host) VALUES (1, 'a.test')").run();
     const random = rng(5);
     // Ids with gaps of 2^28 (past the direct lookup table, so the Map path) yet below 2^31.
@@ -89,7 +89,7 @@ describe('reading links on threads', () => {
     const links: Array<[number, number]> = [];
     for (let k = 0; k < 30_000; k++) links.push([Math.floor(random() * 3000), Math.floor(random() ** 2 * 3000)]);
     makeCrawl(path, { urls, links, fetchOrder: [0, 1, 2] });
-    const db = new Database(path, { readonly: true });
+    const db = new Sqlite(path, { readonly: true });
     const one = loadCrawlGraph(db, { threads: 1 });
     const three = loadCrawlGraph(db, { threads: 3 });
     expect(three.graph.targets.length).toBeGreaterThan(20_000);
@@ -166,7 +166,7 @@ describe('stored PageRank runs', () => {
 
   it('the migrations upgrade a schema-1 crawl when it is opened for writing', () => {
     const path = join(dir, 'v1.db');
-    const db = new Database(path);
+    const db = new Sqlite(path);
     db.exec(schema1);
     db.pragma('user_version = 1');
     db.pragma(`application_id = ${0x43424e43}`); // "CBNC", as database.ts marks crawls
@@ -183,7 +183,7 @@ describe('stored PageRank runs', () => {
   it('pageRankByUrl refuses files that are not crawls with the store codes', () => {
     expect(() => pageRankByUrl(join(dir, 'missing.db'))).toThrow(expect.objectContaining({ code: ErrorCodes.DB_MISSING }));
     const other = join(dir, 'other.db');
-    const db = new Database(other);
+    const db = new Sqlite(other);
     db.exec('CREATE TABLE t (x)');
     db.close();
     expect(() => pageRankByUrl(other)).toThrow(expect.objectContaining({ code: ErrorCodes.DB_NOT_A_CRAWL }));

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateWeb } from '../../core/testweb/generator.js';
@@ -34,7 +34,7 @@ describe('the simulator and the real crawler fetch in the same order', () => {
       const db = join(dir, `${policy}.db`);
       const seedUrls = seeds.map((v) => g.urls[v]!.replace(/^http:\/\/([^/]+)/, `http://$1:${port}`));
       await crawl(db, testSettings(seedUrls, { policy, r: 1, w: 0, c: 1, maxDepth: 1000, maxDynamicDepth: 1000 }));
-      const conn = new Database(db, { readonly: true });
+      const conn = new Sqlite(db, { readonly: true });
       const crawled = (conn.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY fetch_seq').pluck().all() as string[]).map((u) =>
         u.replace(`:${port}/`, '/'),
       );

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,7 +123,7 @@ describe('a reader of a running crawl', () => {
     reader.close();
 
     // What a reader that holds one statement open does instead: the checkpoint cannot finish.
-    const held = new Database(path, { readonly: true });
+    const held = new Sqlite(path, { readonly: true });
     const rows = held.prepare('SELECT id FROM pages').iterate();
     rows.next();
     store.begin();
@@ -139,7 +139,7 @@ describe('a reader of a running crawl', () => {
   it('refuses what is not a crawl with the store codes', () => {
     expect(() => CrawlReader.open(join(dir, 'missing.db'))).toThrow(expect.objectContaining({ code: ErrorCodes.DB_MISSING }));
     const other = join(dir, 'other.db');
-    const db = new Database(other);
+    const db = new Sqlite(other);
     db.exec('CREATE TABLE t (x)');
     db.close();
     expect(() => CrawlReader.open(other)).toThrow(expect.objectContaining({ code: ErrorCodes.DB_NOT_A_CRAWL }));
@@ -189,7 +189,7 @@ describe('pages in URL order', () => {
 
   it('orders strings as SQLite does (UTF-8 bytes), not as JavaScript does (UTF-16 units)', () => {
     const words = ['a', 'Z', '', 'é', '\uffff', '\u{1f600}', '\ue000', 'ab', '\ud7ff'];
-    const db = new Database(':memory:');
+    const db = new Sqlite(':memory:');
     const sqlite = db.prepare(`SELECT v FROM (${words.map(() => 'SELECT ? AS v').join(' UNION ALL ')}) ORDER BY v`).pluck().all(...words);
     db.close();
     expect([...words].sort(compareUtf8)).toEqual(sqlite);

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +40,7 @@ describe('crawl database', () => {
     const path = join(dir, 'schema2.db');
     // A file as schema 2 made it (url UNIQUE, the (site_id, status) and links(dst) indexes),
     // built from the migrations themselves, with one queued page.
-    const raw = new Database(path);
+    const raw = new Sqlite(path);
     raw.pragma('journal_mode = WAL');
     raw.exec(initial);
     raw.exec(pagerank);
@@ -88,7 +88,7 @@ describe('crawl database', () => {
   it('refuses a database of a newer schema', () => {
     const path = join(dir, 'newer.db');
     CrawlStore.create(path, settings).close();
-    const raw = new Database(path);
+    const raw = new Sqlite(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_TOO_NEW);
@@ -96,7 +96,7 @@ describe('crawl database', () => {
 
   it('refuses a SQLite database that is not a crawl', () => {
     const path = join(dir, 'other.db');
-    const raw = new Database(path);
+    const raw = new Sqlite(path);
     raw.exec('CREATE TABLE notes (x TEXT)');
     raw.close();
     expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_NOT_A_CRAWL);

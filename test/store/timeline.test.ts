@@ -4,7 +4,7 @@
  * crawl keeps the table bounded.
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Sqlite from '../../core/store/sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { Crawler } from '../../core/engine/crawler.js';
 import { openDatabase } from '../../core/store/database.js';
@@ -62,7 +62,7 @@ describe('timeline', async () => {
   }, 30_000);
 
   it('thins the older half when the table passes its bound, keeping the newest samples and the first', () => {
-    const db = new Database(':memory:');
+    const db = new Sqlite(':memory:');
     db.exec(timelineSql);
     const w = new TimelineWriter(db as never);
     const s = (t: number): TimelineSample => ({ t, at: t * 1000, pages: t, bytes: t, pagesPerSecond: 1, bytesPerSecond: 1, openConnections: 1, r: 1, sitesWithPending: 1, queued: 1, errors: 0, pagerankEstimate: null });
@@ -80,7 +80,7 @@ describe('timeline', async () => {
   });
 
   it('answers null for a crawl made before the timeline existed', () => {
-    const db = new Database(':memory:');
+    const db = new Sqlite(':memory:');
     expect(readTimeline(db as never)).toBeNull();
   });
 });
