@@ -8,6 +8,7 @@ import { PARAMS } from '../policies/params.js';
 import { listPolicies } from '../policies/registry.js';
 import { choiceFlag, durationFlag, intFlag, listFlag, numberFlag, sizeFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
+import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
 import { readCaFile } from '../fetch/trust.js';
 import { ProgressPrinter, summaryText } from './output.js';
 
@@ -29,6 +30,7 @@ const USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [optio
   --new-pages RULE       quality/crawl-ability with --history: zero | random | parent (default parent)
   --policy-seed N        seed of historical-pagerank-random (default 1)
   --w DURATION           wait between connections to one site (default 15s; up to 1h)
+${SMALL_SITE_USAGE}
   --allow-short-w        confirm a w below 1s for a crawl that reaches hosts outside this
                          machine (refused otherwise: that is how a careless crawl of real servers starts)
   --c N                  pages per keep-alive connection (default 1)
@@ -93,6 +95,7 @@ const OPTIONS = {
   'new-pages': { type: 'string' },
   'policy-seed': { type: 'string' },
   w: { type: 'string' },
+  ...SMALL_SITE_OPTIONS,
   c: { type: 'string' },
   r: { type: 'string' },
   'keepalive-gap': { type: 'string' },
@@ -214,6 +217,7 @@ export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput
     policy: flags.policy,
     policyParams: policyParamsFromFlags(flags),
     w: durationFlag(flags, 'w'),
+    ...smallSiteFlags(flags),
     c: intFlag(flags, 'c', 1),
     r: intFlag(flags, 'r', 1),
     keepaliveGap: durationFlag(flags, 'keepalive-gap'),

@@ -38,6 +38,9 @@ export const CrawlSettingsSchema = z
     policyParams: z.record(z.string(), z.unknown()).default({}),
     /** Wait between the end of one connection to a site and the start of the next. */
     w: limited('w').default(15_000),
+    /** w for sites under smallSite pages (--w-small, --small-site; Castillo §4.5); null: w for every site. */
+    wSmall: limited('w').nullable().default(null),
+    smallSite: z.number().int().min(1).nullable().default(null),
     /** Requests over one keep-alive connection (1 = a fresh connection per page). */
     c: limited('c').default(1),
     /** Maximum simultaneous connections (to different sites). */

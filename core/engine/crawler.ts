@@ -22,6 +22,7 @@ import { policyContext } from './policy-context.js';
 import { replayPolicy } from './policy-replay.js';
 import { runSession } from './session-runner.js';
 import { checkShortW } from './short-w-guard.js';
+import { crawlSiteWait } from './small-sites.js';
 import { SiteRegistry } from './site-registry.js';
 import { LiveStats, type StatsSnapshot } from './stats.js';
 
@@ -92,7 +93,7 @@ export class Crawler extends EventEmitter {
     super();
     this.clock = opts.clock ?? new RealClock();
     const policy = createPolicy(settings.policy, settings.policyParams, policyContext(settings));
-    const scheduler = new Scheduler({ clock: this.clock, policy, r: settings.r, c: settings.c, w: settings.w, batch: settings.batch });
+    const scheduler = new Scheduler({ clock: this.clock, policy, r: settings.r, c: settings.c, w: settings.w, waitFor: crawlSiteWait(settings), batch: settings.batch });
     const sites = new SiteRegistry(store);
     const seedHosts = settings.seeds.map((s) => new URL(s).hostname);
     const content = settings.storeContent ? new ContentStore(`${store.path}.content`, settings.contentBudget, contentBytes(`${store.path}.content`)) : null;
