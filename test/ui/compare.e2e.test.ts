@@ -10,13 +10,13 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareReport, CrawlInfo, CrawlSettingsDto } from '../../core/api/contract.js';
 import { crawlbench } from '../helpers/run.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
-import { freePort } from './e2e-kit.js';
-import { CHROMIUM, describeWith } from '../references.js';
+import { freePort, launchChromium } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
@@ -59,11 +59,8 @@ describeWith(['chromium'], 'Crawl again and Compare in the browser', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     // A port of this run's own for the demo webs: both revisions on it, so their URLs match.
     serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort())]);
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
+    context = await launchChromium(join(tmp, 'profile'), {
       acceptDownloads: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
       viewport: { width: 1280, height: 800 },
     });
     page = context.pages()[0] ?? (await context.newPage());

@@ -231,6 +231,14 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
+/** The browser flags every e2e file runs chromium with: headless, no sandbox, no GPU, nothing fetched. */
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+/** Debian's chromium on a fresh profile folder, with the flags above and the caller's options. */
+export function launchChromium(profile: string, options: Parameters<typeof chromium.launchPersistentContext>[1] = {}): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, ...options });
+}
+
 /** A workspace (with the fixture if asked), `crawlbench serve` on it, and chromium on its URL's origin. */
 export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const tmp = mkdtempSync(join(tmpdir(), `cb-e2e-${opts.name}-`));
@@ -240,10 +248,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
   const serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort()), ...(opts.serveArgs ?? [])]);
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: opts.viewport ?? { width: 1280, height: 800 },
       colorScheme: opts.colorScheme ?? 'light',
       acceptDownloads: true,

@@ -7,11 +7,12 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, ExportJobDto } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
-import { CHROMIUM, describeWith } from '../references.js';
+import { describeWith } from '../references.js';
+import { launchChromium } from './e2e-kit.js';
 
 
 describeWith(['chromium'], 'Export from the workbench', () => {
@@ -23,10 +24,7 @@ describeWith(['chromium'], 'Export from the workbench', () => {
 
   beforeAll(async () => {
     serve = await startServe(['--dir', workspace, '--demo-port', '0', '--export-throttle', '2s']);
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 900 },
     });
     page = context.pages()[0] ?? (await context.newPage());

@@ -8,12 +8,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
-import { freePort } from './e2e-kit.js';
-import { CHROMIUM, describeWith } from '../references.js';
+import { freePort, launchChromium } from './e2e-kit.js';
+import { describeWith } from '../references.js';
 
 
 describeWith(['chromium'], 'New crawl in the browser: safe defaults, errors in view', () => {
@@ -25,10 +25,7 @@ describeWith(['chromium'], 'New crawl in the browser: safe defaults, errors in v
   beforeAll(async () => {
     // A port of this run's own for the demo webs, stable across its demo crawls.
     serve = await startServe(['--dir', join(tmp, 'workspace'), '--demo-port', String(await freePort())]);
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 800 },
     });
     page = context.pages()[0] ?? (await context.newPage());

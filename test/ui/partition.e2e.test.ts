@@ -11,11 +11,11 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { crawlbench } from '../helpers/run.js';
-import { copyFixtureInto, freePort } from './e2e-kit.js';
-import { CHROMIUM, describeWith, present, refPath } from '../references.js';
+import { copyFixtureInto, freePort, launchChromium } from './e2e-kit.js';
+import { describeWith, present, refPath } from '../references.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
@@ -41,10 +41,7 @@ describeWith(['chromium', 'metis', 'zoltan'], 'Partition view in the browser', (
     mkdirSync(ARTIFACTS, { recursive: true });
     if (kahypar) process.env.CRAWLBENCH_KAHYPAR = refPath('kahypar'); // the serve process finds KaHyPar as a user's would
     serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort())]);
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 900 },
     });
     page = context.pages()[0] ?? (await context.newPage());

@@ -8,11 +8,12 @@
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CrawlInfo, HealthDto, StatsEvent } from '../../core/api/contract.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { CHROMIUM, describeWith } from '../references.js';
+import { describeWith } from '../references.js';
+import { launchChromium } from './e2e-kit.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
 
 const SEEDS = 230_000;
@@ -40,10 +41,7 @@ describeWith(['chromium'], 'a 10 MB seed file in New crawl', () => {
     expect(text.length).toBeGreaterThan(10_000_000);
 
     serve = await startServe(['--dir', join(tmp, 'workspace')], { captureStderr: true });
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 800 },
     });
     page = context.pages()[0] ?? (await context.newPage());

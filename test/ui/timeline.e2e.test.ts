@@ -6,11 +6,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlInfo, Timeline } from '../../core/api/contract.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
-import { CHROMIUM, describeWith } from '../references.js';
+import { describeWith } from '../references.js';
+import { launchChromium } from './e2e-kit.js';
 
 
 describeWith(['chromium'], 'Live draws the stored timeline', () => {
@@ -21,10 +22,7 @@ describeWith(['chromium'], 'Live draws the stored timeline', () => {
 
   beforeAll(async () => {
     serve = await startServe(['--dir', join(tmp, 'workspace'), '--demo-port', '0']);
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 800 },
     });
     page = context.pages()[0] ?? (await context.newPage());

@@ -7,12 +7,13 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { XSS_TITLE, xssWeb } from '../api/contract-suite.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
-import { CHROMIUM, describeWith } from '../references.js';
+import { describeWith } from '../references.js';
+import { launchChromium } from './e2e-kit.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 const DOCS = new URL('../../docs/', import.meta.url).pathname;
@@ -34,10 +35,7 @@ describeWith(['chromium'], 'workbench in the browser', () => {
     xss = new TestWebServer(xssWeb(), { port: 0, timeFactor: 0.2 });
     xssPort = await xss.start();
     serve = await startServe(['--dir', join(tmp, 'workspace'), '--demo-log', demoLog]);
-    context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 800 },
     });
     page = context.pages()[0] ?? (await context.newPage());
