@@ -36,6 +36,8 @@ ${SMALL_SITE_USAGE}
   --c N                  pages per keep-alive connection (default 1)
   --r N                  simultaneous connections (default 256)
   --keepalive-gap DUR    pause between requests inside a connection (default 0)
+  --pipelining-depth N   HTTP/1.1 pipelining: up to N requests out over a connection before
+                         their responses (default 1: none)
   --batch K              crawl in batches of K pages
   --max-pages N          stop after N pages (may be raised on resume)
   --max-depth N          depth limit for static URLs (default 15)
@@ -99,6 +101,7 @@ const OPTIONS = {
   c: { type: 'string' },
   r: { type: 'string' },
   'keepalive-gap': { type: 'string' },
+  'pipelining-depth': { type: 'string' },
   batch: { type: 'string' },
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
@@ -221,6 +224,7 @@ export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput
     c: intFlag(flags, 'c', 1),
     r: intFlag(flags, 'r', 1),
     keepaliveGap: durationFlag(flags, 'keepalive-gap'),
+    pipeliningDepth: intFlag(flags, 'pipelining-depth', 1),
     batch: intFlag(flags, 'batch', 1),
     maxPages: intFlag(flags, 'max-pages', 1),
     maxDepth: intFlag(flags, 'max-depth', 0),

@@ -8,6 +8,7 @@ import { DEFAULT_TLS_BOTH } from '../testweb/spec.js';
 import { TestCa } from '../testweb/tls-certs.js';
 import { TestWebServer } from '../testweb/server.js';
 import { seedUrls, type Web } from '../testweb/web.js';
+import { writeQualities } from '../testweb/quality-file.js';
 import { intFlag, numberFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
 
@@ -35,6 +36,12 @@ const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 unt
   --tls SHARE            serve this share of the sites (0..1) over TLS too, on the same port, with
                          certificates from a test CA; with --faults, the TLS fault sites as well
   --tls-both SHARE       of the sites on TLS, the share also on http, redirecting to https (default 0.33)
+  --keep-alive-header    every site says its keep-alive limit on each response before the last
+                         (Keep-Alive: timeout=15, max=requests left), as Apache does
+  --quality zipf         give pages a quality from a Zipf law (1/i, in a random order from
+                         --web-seed), written as URL<TAB>quality to --qualities-out: crawl --history
+                         reads it (quality, crawl-ability)
+  --qualities-out FILE   where the qualities go (default: qualities.tsv beside --seeds-out)
   --ca-out FILE          where the test CA's certificate goes (default: ca.pem beside --seeds-out);
                          its key beside it (FILE-key.pem); both reused if there, so a restarted web
                          serves certificates a crawl made against it still trusts (crawl --ca FILE)
@@ -61,6 +68,9 @@ const OPTIONS = {
   'tls-both': { type: 'string' },
   'ca-out': { type: 'string' },
   validators: { type: 'boolean' },
+  'keep-alive-header': { type: 'boolean' },
+  quality: { type: 'string' },
+  'qualities-out': { type: 'string' },
 } as const;
 
 /** A share flag (0..1), or its default. */
@@ -93,7 +103,12 @@ export function webFromFlags(flags: FlagsOf<typeof OPTIONS>): Web {
     bandwidth: !!flags.bandwidth,
     tls,
     tlsBoth,
+    keepAliveHeader: !!flags['keep-alive-header'],
   };
+  if (flags.quality !== undefined) {
+    if (flags.quality !== 'zipf') throw badOption('--quality', "must be 'zipf'");
+    spec.quality = 'zipf';
+  }
   return generateWeb(spec);
 }
 
@@ -124,6 +139,8 @@ export const testwebCommand = defineCommand({
     const port = await server.start();
     const seeds = seedUrls(web, port);
     if (flags['seeds-out']) writeFileSync(flags['seeds-out'], seeds.join('\n') + '\n');
+    const qualitiesFile = flags['qualities-out'] ?? (flags['seeds-out'] ? join(dirname(flags['seeds-out']), 'qualities.tsv') : undefined);
+    if (web.quality && qualitiesFile) writeQualities(web, port, qualitiesFile);
     const suffixes = [...new Set(web.sites.map((s) => s.host.slice(s.host.indexOf('.'))))];
     const resolve =
       server.addresses.size > 0

@@ -26,6 +26,7 @@ export const SETTING_LIMITS = {
   c: count(1, 10_000),
   r: count(1, 10_000),
   keepaliveGap: duration(0, HOUR),
+  pipeliningDepth: count(1, 1000),
   batch: count(1, 1_000_000_000),
   // Page ids and counts are SQLite integers and JavaScript numbers: a trillion is far inside both.
   maxPages: count(1, 1_000_000_000_000),

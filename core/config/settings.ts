@@ -46,6 +46,8 @@ export const CrawlSettingsSchema = z
     /** Maximum simultaneous connections (to different sites). */
     r: limited('r').default(256),
     keepaliveGap: limited('keepaliveGap').default(0),
+    /** Requests sent over a connection before their responses come (HTTP/1.1 pipelining); 1 = none. */
+    pipeliningDepth: limited('pipeliningDepth').default(1),
     batch: limited('batch').nullable().default(null),
     maxPages: limited('maxPages').nullable().default(null),
     maxDepth: limited('maxDepth').default(15),

@@ -103,7 +103,8 @@ const found: Classification = {
 export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, conditional = false): Outcome {
   const status = res.status;
   ctx.counters.requests++;
-  site.measureResponse(res.headersAt - res.startedAt);
+  // ResponseTime (docs/design.md section 3.4): the whole transfer, not the time to the headers.
+  site.measureResponse(res.transferMs ?? res.endedAt - res.startedAt);
   ctx.sites.touch(site);
   const row = ctx.sites.row(site);
   row.requests++;

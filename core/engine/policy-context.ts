@@ -4,6 +4,7 @@ import type { CrawlSettings } from '../config/settings.js';
 import type { PolicyContext } from '../policies/context.js';
 import { pageRankByUrl } from '../ranking/crawl-graph.js';
 import { Scope } from '../url/scope.js';
+import { readQualityFile } from './quality-file.js';
 
 /**
  * The factory context of a crawl's policy, from its settings (the crawler's side of
@@ -27,8 +28,9 @@ export function policyContext(settings: CrawlSettings): PolicyContext {
 let cached: { key: string; ranks: ReadonlyMap<string, number> } | null = null;
 
 /**
- * PageRank by canonical URL of an earlier crawl's database. A file that is not a crawl fails
- * with the store's error (DB_NOT_A_CRAWL, DB_MISSING...).
+ * PageRank by canonical URL of an earlier crawl's database, or qualities from a .tsv file of
+ * URL<TAB>quality (quality-file.ts). A file that is not a crawl fails with the store's error
+ * (DB_NOT_A_CRAWL, DB_MISSING...).
  */
 function readHistory(path: string): ReadonlyMap<string, number> {
   const abs = resolve(path);
@@ -39,6 +41,6 @@ function readHistory(path: string): ReadonlyMap<string, number> {
   } catch {
     /* pageRankByUrl reports a missing file */
   }
-  if (cached?.key !== key) cached = { key, ranks: pageRankByUrl(abs) };
+  if (cached?.key !== key) cached = { key, ranks: abs.endsWith('.tsv') ? readQualityFile(abs) : pageRankByUrl(abs) };
   return cached.ranks;
 }

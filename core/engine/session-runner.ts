@@ -10,6 +10,7 @@ import { failAttempt, processResponse, type PageJob } from './page-processor.js'
 import type { RobotsStatus } from './robots-cache.js';
 import { failOrigin, isTlsCode, noteCertificate, noteScheme, refusedWith } from './tls-sites.js';
 import { sitemapPhase } from './sitemaps.js';
+import { pipelinedLoop } from './pipelined-loop.js';
 
 const MAX_ROBOTS_REDIRECTS = 5;
 const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -54,8 +55,9 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
     // robots.txt fetched over this connection counts against c; so does each sitemap (--sitemaps).
     let before = cached.kind === 'known' ? 0 : 1;
     if (ctx.settings.sitemaps) before = await sitemapPhase(ctx, site, conn, origin, rules, before, result, stopping);
-    const requests = await pageLoop(ctx, site, conn, rules, mine, before, result, stopping);
-    measure(ctx, site, conn, requests);
+    const loop = ctx.settings.pipeliningDepth > 1 ? pipelinedLoop : pageLoop;
+    await loop(ctx, site, conn, rules, mine, before, result, stopping);
+    measure(ctx, site, conn);
   } catch (err) {
     if (!(err instanceof CrawlError)) throw err;
     // Could not connect at all (DNS, refused): the first page carries the failure.
@@ -190,8 +192,9 @@ function loadJobs(ctx: CrawlContext, pages: QueuedPage[]): PageJob[] {
   });
 }
 
-function measure(ctx: CrawlContext, site: SiteState, conn: Connection, requests: number): void {
-  site.measureConnection(conn.connectMs, requests);
+function measure(ctx: CrawlContext, site: SiteState, conn: Connection): void {
+  // RequestsPerConnection: what the server said it allows, not what this session asked for.
+  site.measureConnection(conn.connectMs, conn.stated ?? null, conn.pipelined === true);
   const row = ctx.sites.row(site);
   row.connections++;
 }

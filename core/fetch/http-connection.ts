@@ -1,15 +1,19 @@
-import { Client, errors as undiciErrors } from 'undici';
+import { Client, errors as undiciErrors, type buildConnector } from 'undici';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { BandwidthLimiter } from './bandwidth.js';
 import { Connector, type TlsOutcome } from './connector.js';
 import type { BodySink, Connection, FetchLimits, FetchResponse } from './interfaces.js';
+import { ConnectionStatement } from './keep-alive.js';
 
 /**
- * One HTTP/1.1 connection to one origin: an undici Client limited to a single socket and
- * no pipelining, so "at most one open connection per site" holds by construction. When
- * the server ends keep-alive (Connection: close, or closes the socket) the connection
- * reports `open = false` and the caller stops using it rather than letting undici quietly
- * open a second socket, which would bypass w.
+ * One HTTP/1.1 connection to one origin: an undici Client limited to a single socket, so
+ * "at most one open connection per site" holds by construction. Requests are pipelined up to
+ * `limits.pipeliningDepth` (default 1: none, each sent after the last response). When the
+ * server ends keep-alive (Connection: close, or closes the socket) the connection reports
+ * `open = false` and the caller stops using it; undici's attempt to send what was queued
+ * behind over a second socket is refused (that would bypass w), those requests failing as
+ * CRAWL_CONNECTION_RESET. What the server says about the connection is kept (`stated`,
+ * `pipelined`: docs/design.md section 3.4).
  */
 export class HttpConnection implements Connection {
   private readonly client: Client;
@@ -29,6 +33,12 @@ export class HttpConnection implements Connection {
   /** Path of the request in progress, null between requests. */
   private current: string | null = null;
   private readonly hostHeader: string;
+  private readonly said = new ConnectionStatement();
+  /** Requests sent and not yet answered in full. */
+  private outstanding = 0;
+  /** Epoch ms when the last complete response ended (responses come in order). */
+  private lastEndedAt = 0;
+  private readonly depth: number;
 
   constructor(
     readonly origin: string,
@@ -39,15 +49,19 @@ export class HttpConnection implements Connection {
     /** The crawl's connector (shared: TLS sessions resume across connections); default: one of its own, --tls record. */
     connector: Connector = new Connector({ connectTimeout: limits.connectTimeout, tls: 'record', ca: [] }),
   ) {
+    this.depth = limits.pipeliningDepth ?? 1;
     this.client = new Client(origin, {
       // To the resolved address whatever the host name, the TLS outcome kept for the site.
-      connect: connector.to(address, (outcome) => {
-        this.tls = outcome;
-      }),
+      connect: oneSocket(
+        connector.to(address, (outcome) => {
+          this.tls = outcome;
+        }),
+        origin,
+      ),
       headersTimeout: limits.headersTimeout,
       bodyTimeout: limits.bodyTimeout,
       keepAliveTimeout: 15_000,
-      pipelining: 1,
+      pipelining: this.depth,
     });
     this.client.on('connect', () => {
       this.connected = true;
@@ -78,6 +92,16 @@ export class HttpConnection implements Connection {
     return !this.closedByPeer;
   }
 
+  /** Requests the server said it allows over this connection (Keep-Alive: max, Connection: close); null if it said neither. */
+  get stated(): number | null {
+    return this.said.allowed;
+  }
+
+  /** A request sent before the previous response was complete was answered in full: the server pipelines. */
+  get pipelined(): boolean {
+    return this.said.pipelined;
+  }
+
   async request(path: string, extra?: Record<string, string>): Promise<FetchResponse> {
     if (this.closedByPeer) throw new CrawlError(ErrorCodes.CONNECTION_RESET, `${this.origin}: connection already closed`);
     const startedAt = performance.timeOrigin + performance.now();
@@ -90,10 +114,11 @@ export class HttpConnection implements Connection {
     };
     const headers = extra ? { ...base, ...extra } : base;
     this.armDeadline(path);
+    const overlapped = this.outstanding++ > 0 && this.depth > 1;
     try {
-      return await this.fetch(path, headers, startedAt);
+      return await this.fetch(path, headers, startedAt, undefined, overlapped);
     } finally {
-      this.current = null;
+      if (--this.outstanding === 0) this.current = null;
     }
   }
 
@@ -105,18 +130,21 @@ export class HttpConnection implements Connection {
     this.requests++;
     const headers = { 'user-agent': this.userAgent, accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
     this.armDeadline(path);
+    const overlapped = this.outstanding++ > 0 && this.depth > 1;
     try {
-      return await this.fetch(path, headers, startedAt, sink);
+      return await this.fetch(path, headers, startedAt, sink, overlapped);
     } finally {
-      this.current = null;
+      if (--this.outstanding === 0) this.current = null;
     }
   }
 
-  private async fetch(path: string, headers: Record<string, string>, startedAt: number, sink?: BodySink): Promise<FetchResponse> {
+  private async fetch(path: string, headers: Record<string, string>, startedAt: number, sink?: BodySink, overlapped = false): Promise<FetchResponse> {
     let res;
     try {
       // Raw headers only when captured: the crawl's hot path keeps undici's parsed object.
-      res = await this.client.request(this.limits.captureRaw ? { path, method: 'GET', headers, responseHeaders: 'raw' } : { path, method: 'GET', headers });
+      // blocking: false lets undici send the next request before this one's headers (pipelining).
+      const req = { path, method: 'GET' as const, headers, ...(this.depth > 1 ? { blocking: false } : {}) };
+      res = await this.client.request(this.limits.captureRaw ? { ...req, responseHeaders: 'raw' as const } : req);
     } catch (err) {
       this.closedByPeer = true;
       throw mapError(err, this.origin + path);
@@ -154,8 +182,11 @@ export class HttpConnection implements Connection {
       throw mapError(err, this.origin + path);
     }
     const endedAt = performance.timeOrigin + performance.now();
-    const connHeader = String(parsed['connection'] ?? '').toLowerCase();
-    if (connHeader.includes('close')) this.closedByPeer = true;
+    if (this.said.answer(parsed, overlapped)) this.closedByPeer = true;
+    // The transfer on the wire: from the request (after the connection was made, for the first)
+    // or the end of the response before it, whichever is later, to the last byte.
+    const from = Math.max(startedAt + (this.said.answered === 1 ? (this.connectMs ?? 0) : 0), this.lastEndedAt);
+    this.lastEndedAt = endedAt;
     const contentType = parsed['content-type'];
     const host = this.hostHeader;
     return {
@@ -167,6 +198,7 @@ export class HttpConnection implements Connection {
       startedAt,
       headersAt,
       endedAt,
+      transferMs: Math.max(0, endedAt - from),
       // Built only when asked for (the content store): most crawls never read it. The lines
       // undici 7 writes for a GET over a kept-alive connection (client-h1.js writeH1): host,
       // connection, then ours in order; test/export checks it against what a server received.
@@ -189,6 +221,20 @@ export class HttpConnection implements Connection {
 }
 
 const CLOSED = new undiciErrors.ClientDestroyedError();
+
+/**
+ * A connect function that makes one socket and refuses a second: undici sends requests left
+ * queued behind a closed connection over a new one, which would be a second connection to
+ * the site without w. Refused, they fail (their pages go back to the scheduler).
+ */
+function oneSocket(connect: buildConnector.connector, origin: string): buildConnector.connector {
+  let made = false;
+  return (options, callback) => {
+    if (made) return callback(new CrawlError(ErrorCodes.CONNECTION_RESET, `${origin}: the server closed the connection before answering`), null);
+    made = true;
+    return connect(options, callback);
+  };
+}
 
 /** undici's parsed header object (lower-case names, repeats as arrays) from raw [name, value...] pairs. */
 function headerObject(raw: string[]): Record<string, string | string[] | undefined> {

@@ -16,6 +16,13 @@ export interface FetchResponse {
   startedAt: number;
   headersAt: number;
   endedAt: number;
+  /**
+   * Time on the wire for this response alone, in ms: to its last byte from its request (after
+   * the connection was made) or from the end of the response before it on a pipelined
+   * connection, whichever is later. The crawl-ability paper's ResponseTime (docs/design.md
+   * section 3.4). Absent: endedAt - startedAt.
+   */
+  transferMs?: number;
   rawRequest?: string;
   /**
    * The response head as received, only when the connection captures it (a crawl that
@@ -25,11 +32,18 @@ export interface FetchResponse {
   raw?: { statusText: string; headers: string[] };
 }
 
-/** One connection to one origin; requests go over it back to back, never in parallel. */
+/**
+ * One connection to one origin; requests go over it back to back, or pipelined (sent before
+ * the previous response is complete, answered in order) when the crawl asks for it.
+ */
 export interface Connection {
   readonly origin: string;
   /** False once the server ended keep-alive: no further request may use this connection. */
   readonly open: boolean;
+  /** Requests the server said it allows over this connection (Keep-Alive: max, Connection: close), null if it said neither. */
+  readonly stated?: number | null;
+  /** A pipelined request was answered in full over this connection. */
+  readonly pipelined?: boolean;
   /** Time to establish the connection, once it is established. */
   readonly connectMs: number | null;
   /** Over https, the certificate as found when the connection was established (absent or null otherwise). */
@@ -71,6 +85,8 @@ export interface Fetcher {
 export interface FetchLimits {
   /** Keep each response's head as received (FetchResponse.raw); costs a little per request, so only when content is stored. */
   captureRaw?: boolean;
+  /** Requests sent over a connection before their responses (HTTP/1.1 pipelining); default 1, none. */
+  pipeliningDepth?: number;
   connectTimeout: number;
   headersTimeout: number;
   bodyTimeout: number;

@@ -1,4 +1,4 @@
-import type { DiscoveredPage, Policy } from '../scheduler/policy.js';
+import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { adopt, pagesP, performanceRank, type ServerModel } from './server-rank.js';
 
@@ -9,16 +9,21 @@ import { adopt, pagesP, performanceRank, type ServerModel } from './server-rank.
  */
 export class Performance implements Policy {
   readonly name = 'performance';
+  /** The scheduler's c: P(s) is at most c (the scheduler takes no more). */
+  private c = Infinity;
   constructor(readonly model: ServerModel) {}
 
+  attach(host: PolicyHost): void {
+    this.c = host.c;
+  }
   pagePriority(page: DiscoveredPage): number {
     adopt(page.site, this.model);
     return 0;
   }
   sitePriority(site: SiteState): number {
-    return performanceRank(site, this.model);
+    return performanceRank(site, this.model, this.c);
   }
   pagesPerConnection(site: SiteState): number {
-    return pagesP(site, this.model);
+    return pagesP(site, this.model, this.c);
   }
 }

@@ -25,12 +25,15 @@ export function qualitySource(params: Record<string, unknown>, ctx: PolicyContex
  */
 export class Quality implements Policy {
   readonly name: string = 'quality';
+  /** The scheduler's c: P(s) is at most c (the scheduler takes no more). */
+  protected c = Infinity;
   constructor(
     readonly source: Policy,
     readonly model: ServerModel,
   ) {}
 
   attach(host: PolicyHost): void {
+    this.c = host.c;
     this.source.attach?.(host);
   }
   pagePriority(page: DiscoveredPage): number {
@@ -44,7 +47,7 @@ export class Quality implements Policy {
     this.source.onBatch?.();
   }
   pagesPerConnection(site: SiteState): number {
-    return pagesP(site, this.model);
+    return pagesP(site, this.model, this.c);
   }
   estimate(): number | null {
     return this.source.estimate?.() ?? null;

@@ -17,7 +17,14 @@ export class SiteState {
   crawlDelayMs: number | null = null;
   connectMs: number | null = null;
   responseMs: number | null = null;
+  /**
+   * Requests the server allows per connection, as it said (Keep-Alive: max, Connection: close;
+   * fetch/keep-alive.ts), EWMA over its connections; null until it says: the crawl-ability
+   * paper's RequestsPerConnection (docs/design.md section 3.4).
+   */
   requestsPerConn: number | null = null;
+  /** A pipelined exchange succeeded with this server (the paper's p applies to it). */
+  pipelines = false;
   /** Pages ever admitted for this site (the per-site cap counts these). */
   pagesKnown = 0;
   pagesFetched = 0;
@@ -35,9 +42,11 @@ export class SiteState {
     return this.queue.size;
   }
 
-  measureConnection(connectMs: number | null, requests: number): void {
+  /** One connection's measurements: its set-up time, what the server said it allows, whether it pipelined. */
+  measureConnection(connectMs: number | null, stated: number | null, pipelined = false): void {
     if (connectMs !== null) this.connectMs = ewma(this.connectMs, connectMs, this.ewmaAlpha);
-    if (requests > 0) this.requestsPerConn = ewma(this.requestsPerConn, requests, this.ewmaAlpha);
+    if (stated !== null && stated > 0) this.requestsPerConn = ewma(this.requestsPerConn, stated, this.ewmaAlpha);
+    if (pipelined) this.pipelines = true;
   }
   measureResponse(responseMs: number): void {
     this.responseMs = ewma(this.responseMs, responseMs, this.ewmaAlpha);

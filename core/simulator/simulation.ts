@@ -243,7 +243,8 @@ export class Simulation {
     let i = 0;
     let requests = 0;
     const end = () => {
-      site.measureConnection(server.connectMs, requests);
+      // A simulated server states its limit on every response, as Apache's Keep-Alive: max does.
+      site.measureConnection(server.connectMs, server.keepAliveMax);
       if (ip !== null) this.ipGate!.release(ip, this.clock.t, this.scheduler.connectionGap(site));
       this.inFlightPages -= session.pages.length - i;
       this.scheduler.finish(session, this.clock.t, session.pages.slice(i));
@@ -253,10 +254,12 @@ export class Simulation {
       if (i >= session.pages.length || requests >= server.keepAliveMax) return end();
       requests++;
       const page = session.pages[i]!;
+      const sent = this.clock.t;
       this.events.push(this.clock.t + server.latencyMs, () => {
-        site.measureResponse(server.latencyMs);
         const v = this.nodeOf[page.id]!;
         this.link.start(this.clock.t, pageSize(this.o.network, v, this.g.sizes?.[v]), server.bytesPerSec, () => {
+          // ResponseTime over the whole transfer, as the crawler measures it.
+          site.measureResponse(this.clock.t - sent);
           i++;
           this.inFlightPages--;
           this.fetchedPage(page.id, site);

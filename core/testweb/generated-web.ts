@@ -15,6 +15,8 @@ export class GeneratedWeb implements Web {
   readonly pageCount: number;
   readonly seed: number;
   private readonly hostIndex = new Map<string, number>();
+  /** Set by generateWeb for a web with spec.quality (Web.quality). */
+  quality?: (id: number) => number;
 
   constructor(
     readonly revision: 1 | 2,

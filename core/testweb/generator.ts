@@ -14,6 +14,7 @@ import { buildRevision2 } from './revision.js';
 import { largestFirst, siteSizes } from './site-sizes.js';
 import { resolveSpec, type ResolvedSpec, type WebSpec } from './spec.js';
 import { assignSitemaps } from './sitemaps.js';
+import { zipfQualities } from './quality.js';
 
 export type { Anchor, FaultKind, RobotsKind, SiteInfo, Web } from './web.js';
 export type { WebSpec } from './spec.js';
@@ -26,6 +27,10 @@ export function generateWeb(spec: WebSpec): GeneratedWeb {
   const web = o.revision === 1 ? rev1 : buildRevision2(o, rev1);
   // Sitemaps change no page or link of the graph: they are served beside it.
   if (o.sitemaps) assignSitemaps(web.sites, web.ordinarySites);
+  if (o.quality === 'zipf') {
+    const q = zipfQualities(o.seed, web.pageCount);
+    web.quality = (id) => q[id]!;
+  }
   return web;
 }
 

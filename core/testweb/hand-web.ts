@@ -30,6 +30,8 @@ export interface HandSite {
   pages: HandPage[];
   latencyMs?: number;
   keepAliveMax?: number;
+  /** Say Keep-Alive: max on each response before the last (SiteInfo.keepAliveHeader). */
+  keepAliveHeader?: boolean;
   /** robots.txt body, or a status to answer it with; default: allow all. */
   robotsTxt?: string | { status: number };
   bytesPerSec?: number;
@@ -53,6 +55,7 @@ export function handWeb(sites: HandSite[]): Web {
       latencyMs: s.latencyMs ?? 0,
       bytesPerSec: s.bytesPerSec ?? 0,
       keepAliveMax: s.keepAliveMax ?? 100,
+      ...(s.keepAliveHeader ? { keepAliveHeader: true } : {}),
       robots: robotsKind(s.robotsTxt),
       ...(s.robotsTxt !== undefined ? { robotsTxt: s.robotsTxt } : {}),
       ...(s.sitemap !== undefined ? { sitemap: s.sitemap } : {}),

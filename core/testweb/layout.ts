@@ -51,6 +51,7 @@ export function siteInfos(o: ResolvedSpec, L: Layout): SiteInfo[] {
         latencyMs: t.latencyMs,
         bytesPerSec: t.bytesPerSec,
         keepAliveMax: t.keepAliveMax,
+        ...(o.keepAliveHeader ? { keepAliveHeader: true } : {}),
         robots: t.robots,
         ...(o.tls > 0 ? { scheme: schemeOf(o.seed, s, o.tls, o.tlsBoth) } : {}),
       });

@@ -39,6 +39,10 @@ export interface ConnRecord {
   openedAt: number;
   closedAt: number | null;
   requests: number;
+  /** Requests that arrived before the response to an earlier one on this connection had finished: pipelined. */
+  overlapped: number;
+  /** Responses under way (internal: started and not yet finished). */
+  unfinished: number;
 }
 
 export class RequestLog {

@@ -174,7 +174,7 @@ export class TestWebServer {
   }
 
   private newConn(): ConnRecord {
-    const conn: ConnRecord = { connId: this.nextConnId++, host: '', openedAt: now(), closedAt: null, requests: 0 };
+    const conn: ConnRecord = { connId: this.nextConnId++, host: '', openedAt: now(), closedAt: null, requests: 0, overlapped: 0, unfinished: 0 };
     this.connections.set(conn.connId, conn);
     return conn;
   }
@@ -223,11 +223,13 @@ export class TestWebServer {
     if (conn) {
       if (conn.requests === 0) conn.host = host;
       n = ++conn.requests;
+      if (conn.unfinished++ > 0) conn.overlapped++;
     }
     let logged = false;
     const done = () => {
       if (logged) return;
       logged = true;
+      if (conn) conn.unfinished--;
       entry.tEnd = now();
       entry.status = res.headersSent ? res.statusCode : 0;
       this.log.add(entry);
@@ -236,7 +238,7 @@ export class TestWebServer {
     res.once('close', done);
 
     const site = this.siteByHost.get(host);
-    if (site && n >= site.keepAliveMax) res.setHeader('Connection', 'close');
+    if (site) sayKeepAlive(res, site, n, this.opts.keepAliveTimeoutMs ?? 15_000);
     const ctx: Ctx = {
       req,
       res,
@@ -291,6 +293,17 @@ const UNKNOWN_SITE: SiteInfo = {
   keepAliveMax: 100,
   robots: 'not-found',
 };
+
+/**
+ * The n-th response of a connection: Connection: close at the site's keepAliveMax; before it,
+ * with keepAliveHeader, Keep-Alive: max=(requests left after this one), as Apache says it.
+ */
+function sayKeepAlive(res: ServerResponse, site: SiteInfo, n: number, timeoutMs: number): void {
+  if (n >= site.keepAliveMax) return void res.setHeader('Connection', 'close');
+  if (!site.keepAliveHeader) return;
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('Keep-Alive', `timeout=${Math.round(timeoutMs / 1000)}, max=${site.keepAliveMax - n}`);
+}
 
 const LOOPBACK_V4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 

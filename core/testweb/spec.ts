@@ -32,6 +32,10 @@ export interface WebSpec {
   tls?: number;
   /** Of the sites on TLS, the share also answering http (redirecting to https), 0..1; default 1/3. */
   tlsBoth?: number;
+  /** Ordinary sites say their keep-alive limit on each response (Keep-Alive: max, SiteInfo.keepAliveHeader). Default false. */
+  keepAliveHeader?: boolean;
+  /** 'zipf': pages get qualities 1/i^1 in a seeded random order (quality.ts; Web.quality). Default none. */
+  quality?: 'zipf';
 }
 
 /** The spec with defaults filled in and checked once, as used by every later step. */
@@ -49,6 +53,8 @@ export interface ResolvedSpec {
   hostWidth: number;
   tls: number;
   tlsBoth: number;
+  keepAliveHeader: boolean;
+  quality: 'zipf' | null;
 }
 
 export function resolveSpec(spec: WebSpec): ResolvedSpec {
@@ -62,6 +68,7 @@ export function resolveSpec(spec: WebSpec): ResolvedSpec {
   if (spec.revision !== undefined && spec.revision !== 1 && spec.revision !== 2) throw badOption('revision', 'must be 1 or 2');
   if (spec.latency && !(spec.latency.maxMs >= 0)) throw badOption('latency.maxMs', 'must be >= 0');
   checkShare(spec.tls, '--tls');
+  if (spec.quality !== undefined && spec.quality !== 'zipf') throw badOption('quality', "must be 'zipf'");
   checkShare(spec.tlsBoth, '--tls-both');
   const suffix = (spec.hostSuffix ?? '.demo').toLowerCase();
   if (!/^(\.[a-z0-9-]+)+$/.test(suffix)) throw badOption('hostSuffix', `'${suffix}' is not like '.demo'`);
@@ -82,6 +89,8 @@ export function resolveSpec(spec: WebSpec): ResolvedSpec {
     hostWidth,
     tls: spec.tls ?? 0,
     tlsBoth: spec.tlsBoth ?? DEFAULT_TLS_BOTH,
+    keepAliveHeader: spec.keepAliveHeader ?? false,
+    quality: spec.quality ?? null,
   };
 }
 

@@ -79,6 +79,8 @@ export interface SiteInfo {
   bytesPerSec: number;
   /** Requests the server allows per connection; the last one is answered with Connection: close. */
   keepAliveMax: number;
+  /** Say the limit on each response before the last (Keep-Alive: timeout=T, max=requests left), as Apache does; default false. */
+  keepAliveHeader?: boolean;
   robots: RobotsKind;
   /** Set on the fault sites only; their pages beyond '/' are served by faults.ts, not the graph. */
   fault?: FaultKind;
@@ -126,6 +128,11 @@ export interface Web {
   contentType(id: number): string;
   /** Hand webs only: the anchors to render instead of hrefs derived from outLinks. */
   anchors?(id: number): Anchor[];
+  /**
+   * Generated webs with `quality: 'zipf'`: a page's quality, drawn once from a Zipf law
+   * (quality.ts; the crawl-ability paper's section 5.3.2), independent of links and sites.
+   */
+  quality?(id: number): number;
   /** Hand webs only: a per-page latency overriding the site's. */
   pageLatencyMs?(id: number): number | undefined;
   /**

@@ -9,8 +9,9 @@ import { crawlOrder } from './order.js';
 
 const dir = tmpDir();
 
-function site(opts: { connectMs?: number | null; responseMs?: number | null; rpc?: number | null; pending?: number[] } = {}): SiteState {
+function site(opts: { connectMs?: number | null; responseMs?: number | null; rpc?: number | null; pending?: number[]; pipelines?: boolean } = {}): SiteState {
   const s = new SiteState(1, 's.test');
+  s.pipelines = opts.pipelines ?? false;
   s.connectMs = opts.connectMs ?? null;
   s.responseMs = opts.responseMs ?? null;
   s.requestsPerConn = opts.rpc ?? null;
@@ -34,14 +35,54 @@ describe('server-level formulas (crawl-ability paper) on SiteState estimates', (
   });
 
   it('T = 2*ConnectionTime + P*ResponseTime/p; unknown until the response time is measured', () => {
-    expect(timeT(site({ connectMs: 10, responseMs: 60 }), 3, m)).toBeCloseTo(20 + 150, 9);
-    expect(timeT(site({ connectMs: 10, responseMs: 60 }), 3, serverModel({ p: 1 }))).toBeCloseTo(200, 9);
+    expect(timeT(site({ connectMs: 10, responseMs: 60, pipelines: true }), 3, m)).toBeCloseTo(20 + 150, 9);
+    expect(timeT(site({ connectMs: 10, responseMs: 60, pipelines: true }), 3, serverModel({ p: 1 }))).toBeCloseTo(200, 9);
     expect(timeT(site({ connectMs: 10 }), 3, m)).toBeNull();
   });
 
+  it('p applies only to a server measured to pipeline: the others are timed at p = 1', () => {
+    expect(timeT(site({ connectMs: 10, responseMs: 60 }), 3, m)).toBeCloseTo(20 + 180, 9);
+    const plain = site({ connectMs: 10, responseMs: 60, rpc: 3, pending: [1, 1, 1] });
+    const piped = site({ connectMs: 10, responseMs: 60, rpc: 3, pending: [1, 1, 1] });
+    piped.measureConnection(10, 3, true);
+    expect(piped.pipelines).toBe(true);
+    expect(performanceRank(plain, m)).toBeCloseTo(3 / 200, 12);
+    expect(performanceRank(piped, m)).toBeCloseTo(3 / 170, 12);
+    expect(crawlabilityRank(piped, m)).toBeGreaterThan(crawlabilityRank(plain, m));
+    // A connection that did not pipeline does not take the measurement back.
+    piped.measureConnection(10, 3, false);
+    expect(piped.pipelines).toBe(true);
+  });
+
+  it('P is capped by c: the scheduler takes no more than c pages over a connection', () => {
+    const s = site({ connectMs: 10, responseMs: 60, rpc: 100, pending: new Array(30).fill(1) });
+    expect(pagesP(s, m)).toBe(30);
+    expect(pagesP(s, m, 4)).toBe(4);
+    // T and the ranks are for the c pages actually taken: R = 4 / (20 + 4*60)
+    expect(performanceRank(s, m, 4)).toBeCloseTo(4 / 260, 12);
+    expect(crawlabilityRank(s, m, 4)).toBeCloseTo(4 / 260, 12);
+    for (const name of ['performance', 'quality', 'crawl-ability']) {
+      const policy = createPolicy(name, {});
+      policy.attach?.({ c: 4, clock: { now: () => 0 }, setPagePriority: () => {}, refreshSite: () => {}, sites: () => [] } as never);
+      expect(policy.pagesPerConnection!(s, 4)).toBe(4);
+    }
+    const perf = createPolicy('performance', {});
+    perf.attach?.({ c: 4 } as never);
+    expect(perf.sitePriority!(s)).toBeCloseTo(4 / 260, 12);
+  });
+
+  it('RequestsPerConnection is what the server said, not what was asked: a connection where it said nothing leaves it', () => {
+    const s = site();
+    s.measureConnection(5, null);
+    expect(s.requestsPerConn).toBeNull();
+    s.measureConnection(5, 100);
+    s.measureConnection(5, null);
+    expect(s.requestsPerConn).toBe(100);
+  });
+
   it('performance R = P/T, crawl-ability C = (quality of the next P URLs)/T; unmeasured servers first', () => {
-    const s = site({ connectMs: 10, responseMs: 60, rpc: 2, pending: [1, 5, 3] });
-    // P = 2, T = 20 + 2*60/1.2 = 120
+    const s = site({ connectMs: 10, responseMs: 60, rpc: 2, pending: [1, 5, 3], pipelines: true });
+    // P = 2, T = 20 + 2*60/1.2 = 120 (a server measured to pipeline)
     expect(performanceRank(s, m)).toBeCloseTo(2 / 120, 12);
     expect(crawlabilityRank(s, m)).toBeCloseTo((5 + 3) / 120, 12);
     expect(performanceRank(site({ pending: [1] }), m)).toBe(Infinity);
