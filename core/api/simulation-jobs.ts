@@ -10,19 +10,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
-import { listPolicies } from '../policies/registry.js';
 import type * as C from './contract.js';
 import { parseSimulationRequest, SOURCE_ID, type CheckedSimulationRequest } from './simulation-request.js';
+import { datasetFolder, simulationSources } from './simulation-sources.js';
 import type { SimulationWorkerData, SimulationWorkerMessage } from './simulation-worker.js';
 
 /** Runs at once: the machine's cores are shared with crawls and the UI. */
 const MAX_RUNNING = 2;
-const DATASET_FILES = ['pages.tsv.gz', 'links.tsv.gz'];
 
 export interface SimulationJobsOptions {
   /** WORKSPACE/simulations. */
@@ -89,27 +88,8 @@ export class SimulationJobs {
     return this.o.datasetsDir;
   }
 
-  async sources(): Promise<C.SimulationSourcesDto> {
-    const crawls = (await this.o.crawls())
-      .filter((c) => c.status !== 'unreadable' && c.status !== 'created')
-      .map((c): C.SimulationSourceDto => ({ kind: 'crawl', id: c.id, pages: c.pagesKnown, sites: c.sites, bytes: c.sizeBytes }));
-    const datasets: C.SimulationSourceDto[] = [];
-    if (existsSync(this.o.datasetsDir)) {
-      for (const name of readdirSync(this.o.datasetsDir).sort()) {
-        if (!SOURCE_ID.test(name)) continue;
-        const folder = join(this.o.datasetsDir, name);
-        try {
-          if (!statSync(folder).isDirectory() || !DATASET_FILES.every((f) => existsSync(join(folder, f)))) continue;
-          const bytes = DATASET_FILES.reduce((n, f) => n + statSync(join(folder, f)).size, 0);
-          datasets.push({ kind: 'dataset', id: name, pages: null, sites: null, bytes });
-        } catch {
-          // A broken link or an unreadable folder is no dataset.
-        }
-      }
-    }
-    // The simulator's policies, the references included; summaries in the form's words.
-    const policies = listPolicies({ simulator: true }).map((p) => ({ name: p.name, summary: p.summary }));
-    return { crawls, datasets, datasetsDir: this.o.datasetsDir, policies };
+  sources(): Promise<C.SimulationSourcesDto> {
+    return simulationSources(this.o.datasetsDir, this.o.crawls);
   }
 
   /** The graph a source names: a workspace crawl's file or a dataset folder. */
@@ -121,10 +101,7 @@ export class SimulationJobs {
         throw new CrawlError((err as CrawlError).code ?? ErrorCodes.BAD_OPTION, (err as Error).message, { field: 'source' });
       }
     }
-    const folder = join(this.o.datasetsDir, source.id);
-    const missing = DATASET_FILES.filter((f) => !existsSync(join(folder, f)));
-    if (missing.length > 0) throw badField('source', `no dataset folder "${source.id}" with ${DATASET_FILES.join(' and ')} in ${this.o.datasetsDir}`);
-    return folder;
+    return datasetFolder(this.o.datasetsDir, source.id);
   }
 
   start(raw: C.SimulationRequest): { simulationId: string } {

@@ -1,28 +1,15 @@
 /**
  * What `crawlbench compare` reports, as types only: the engine builds it (compare.ts), the
- * CLI prints it, the API carries it as JSON and the renderer draws it. Imports nothing, so
- * the renderer may import it (a browser-safe module, see test/renderer/layers.test.ts).
+ * CLI prints it, the API carries it as JSON and the renderer draws it. Imports only the
+ * browser-safe timeline point, so the renderer may import it (a browser-safe module, see test/renderer/layers.test.ts).
  */
 
 /** What a page's last answer was, as the comparison counts it. "in": fetched with status 200. */
 export const STATUS_CLASSES = ['in', 'redirect', 'client-error', 'server-error', 'other-http', 'failed', 'disallowed', 'skipped', 'queued'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-/** One stored stats sample of a crawl's timeline (t: the crawl's running time in seconds). */
-export interface TimelinePoint {
-  t: number;
-  at: number;
-  pages: number;
-  bytes: number;
-  pagesPerSecond: number;
-  bytesPerSecond: number;
-  openConnections: number;
-  r: number;
-  sitesWithPending: number;
-  queued: number;
-  errors: number;
-  pagerankEstimate: number | null;
-}
+export type { TimelinePoint } from '../store/timeline-point.js';
+import type { TimelinePoint } from '../store/timeline-point.js';
 
 export interface SideSummary {
   path: string;

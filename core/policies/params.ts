@@ -2,18 +2,53 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 import type { PolicyContext } from './context.js';
 
 /**
- * Policy parameters (settings.policyParams) and how the CLI spells them. Errors name the
+ * Policy parameters (settings.policyParams): the one table of them. Each has its CLI flag and
+ * summary (`crawlbench crawl --help`), and its label and summary in a researcher's words for
+ * the workbench's form, which never names a flag (api/policies.ts reads these). Errors name the
  * flag, so that `--alpha 2` and `policyParams: {alpha: 2}` report the same one line.
  */
-export const PARAMS: Record<string, { flag: string; summary: string }> = {
-  history: { flag: '--history', summary: 'crawl database of an earlier crawl: its PageRank guides this one' },
-  newPages: { flag: '--new-pages', summary: 'quality with --history: value of pages not in it (zero | random | parent; default parent)' },
-  seed: { flag: '--policy-seed', summary: 'seed of historical-pagerank-random draws (default 1)' },
-  topic: { flag: '--topic', summary: 'topic word: pages whose URL or anchor text holds it, and pages 3 links around, go first' },
-  batch: { flag: '--batch', summary: 'recompute PageRank every K fetched pages (default settings.batch, else maxPages/30, else 1000)' },
-  alpha: { flag: '--alpha', summary: 'EWMA weight of the old estimate: new = old*alpha + measured*(1-alpha) (default 0.8)' },
-  p: { flag: '--pipelining', summary: 'pipelining saving p in T = 2*ConnectionTime + P*ResponseTime/p (default 1.2)' },
-  requestsPerConnection: { flag: '--requests-per-connection', summary: 'RequestsPerConnection of a server not yet measured (default 50)' },
+export interface ParamInfo {
+  flag: string;
+  summary: string;
+  /** The parameter in the form's words. */
+  label: string;
+  /** Its tooltip in the form's words. */
+  words: string;
+}
+
+export const PARAMS: Record<string, ParamInfo> = {
+  history: {
+    flag: '--history', summary: 'crawl database of an earlier crawl: its PageRank guides this one',
+    label: 'History crawl', words: 'An earlier crawl whose PageRank guides this one',
+  },
+  newPages: {
+    flag: '--new-pages', summary: 'quality with --history: value of pages not in it (zero | random | parent; default parent)',
+    label: 'Value of new pages', words: "How pages not in the history crawl are valued: zero, random, or their parent's (default parent)",
+  },
+  seed: {
+    flag: '--policy-seed', summary: 'seed of historical-pagerank-random draws (default 1)',
+    label: 'Random seed', words: 'Seed of the random values given to pages not in the history crawl (default 1)',
+  },
+  topic: {
+    flag: '--topic', summary: 'topic word: pages whose URL or anchor text holds it, and pages 3 links around, go first',
+    label: 'Topic word', words: 'Pages whose URL or anchor text holds this word, and the pages up to 3 links around them, go first',
+  },
+  batch: {
+    flag: '--batch', summary: 'recompute PageRank every K fetched pages (default settings.batch, else maxPages/30, else 1000)',
+    label: 'K: pages between PageRank computations', words: 'PageRank of the graph seen so far is computed again every K fetched pages (default: the batch size, else a thirtieth of the page limit, else 1,000)',
+  },
+  alpha: {
+    flag: '--alpha', summary: 'EWMA weight of the old estimate: new = old*alpha + measured*(1-alpha) (default 0.8)',
+    label: 'Smoothing of measurements (alpha)', words: 'Weight of the old estimate when a connection or response time is measured again: new = old × alpha + measured × (1 − alpha) (default 0.8)',
+  },
+  p: {
+    flag: '--pipelining', summary: 'pipelining saving p in T = 2*ConnectionTime + P*ResponseTime/p (default 1.2)',
+    label: 'Pipelining saving (p)', words: 'p in T = 2 × connection time + P × response time / p, the time to fetch P pages over one connection (default 1.2)',
+  },
+  requestsPerConnection: {
+    flag: '--requests-per-connection', summary: 'RequestsPerConnection of a server not yet measured (default 50)',
+    label: 'Pages per connection, unmeasured server', words: 'Pages per connection assumed for a server until it is measured (default 50)',
+  },
 };
 
 function flag(name: string): string {

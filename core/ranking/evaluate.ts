@@ -2,6 +2,7 @@ import { CrawlReader } from '../store/crawl-reader.js';
 import { loadCrawlGraph, pageRankByUrl } from './crawl-graph.js';
 import { kendallTauB } from './kendall.js';
 import { DEFAULT_DAMPING, DEFAULT_TOLERANCE, iterationFraction, pagerank } from './pagerank.js';
+import type { Evaluation } from './report.js';
 
 export interface EvaluateOptions {
   /** Another crawl whose PageRank (matched by canonical URL) is the truth. */
@@ -14,42 +15,7 @@ export interface EvaluateOptions {
   progress?: (step: string, fraction: number) => void;
 }
 
-export interface CurvePoint {
-  /** Pages fetched so far, as a fraction of all fetched pages. */
-  fractionPages: number;
-  /** Share of the (normalised) PageRank held by the pages fetched so far. */
-  cumulativePageRank: number;
-  /** Seconds since the first fetch. */
-  seconds: number;
-  /** Expected value for a random order: the diagonal. */
-  random: number;
-  /** The best possible order: pages sorted by PageRank. */
-  upperBound: number;
-}
-
-export interface Evaluation {
-  db: string;
-  oracle: string | null;
-  /** Where the truth came from: a stored run of this crawl, computed now, or the oracle crawl. */
-  truth: 'stored' | 'computed' | 'oracle';
-  damping: number;
-  pagesFetched: number;
-  /** Share of the oracle's PageRank on pages this crawl fetched (1 without an oracle). */
-  truthCovered: number;
-  crawlSeconds: number;
-  /** Area under the cumulative curve over [0, 1] (trapezoids from (0, 0)); random = 0.5. */
-  averageCumulativePageRank: number;
-  upperBoundAverage: number;
-  /** tau-b of (-fetch_seq, PageRank): +1 when pages come in decreasing PageRank, -1 reversed. */
-  kendallTau: number;
-  /** Cho's Crawl & Stop: share of the top-K pages among the first K fetched. */
-  crawlAndStop: Array<{ percent: number; k: number; share: number }>;
-  /** Crawl & Stop with Threshold: share of the hot pages (value >= g) fetched by each point. */
-  threshold: { g: number; hotPages: number; fetched: Array<{ percent: number; share: number | null }> };
-  /** Smallest fraction of pages holding each share of the PageRank. */
-  pagesForPageRank: Array<{ pageRank: number; fractionPages: number | null }>;
-  curve: CurvePoint[];
-}
+export type { CurvePoint, Evaluation } from './report.js';
 
 const STOP_PERCENTS = [1, 5, 10, 25, 50];
 const THRESHOLD_PERCENTS = [10, 25, 50, 75];

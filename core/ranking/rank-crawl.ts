@@ -1,8 +1,9 @@
-import { CrawlReader, type RunKind } from '../store/crawl-reader.js';
+import { CrawlReader } from '../store/crawl-reader.js';
 import type { Db } from '../store/database.js';
 import { PageRankWriter } from '../store/pagerank-writer.js';
 import { loadCrawlGraph } from './crawl-graph.js';
 import { DEFAULT_DAMPING, DEFAULT_TOLERANCE, iterationFraction, pagerank } from './pagerank.js';
+import type { RankResult, RankRunSummary } from './report.js';
 import { loadSiteGraph } from './site-graph.js';
 
 export interface RankOptions {
@@ -16,21 +17,7 @@ export interface RankOptions {
   progress?: (step: string, fraction: number) => void;
 }
 
-export interface RankRunSummary {
-  kind: RunKind;
-  runId: number;
-  damping: number;
-  tolerance: number;
-  iterations: number;
-  delta: number;
-  nodes: number;
-  edges: number;
-  loadSeconds: number;
-  computeSeconds: number;
-  storeSeconds: number;
-  /** URL (pages) or host (sites) with its value, highest first. */
-  top: Array<{ name: string; value: number }>;
-}
+export type { RankResult, RankRunSummary } from './report.js';
 
 /**
  * Computes the PageRank of a crawl's page graph (and, with site, its weighted site graph)
@@ -38,7 +25,7 @@ export interface RankRunSummary {
  * caller opens the database for writing (CrawlStore.open), which also migrates it; the
  * graphs are read through a reader over that connection, the runs stored by PageRankWriter.
  */
-export function rankCrawl(db: Db, opts: RankOptions = {}): { page: RankRunSummary; site?: RankRunSummary } {
+export function rankCrawl(db: Db, opts: RankOptions = {}): RankResult {
   const reader = CrawlReader.over(db);
   const writer = new PageRankWriter(db);
   const damping = opts.damping ?? DEFAULT_DAMPING;

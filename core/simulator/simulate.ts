@@ -5,6 +5,7 @@ import { listPolicies } from '../policies/registry.js';
 import type { SiteKeyMode } from '../url/site-key.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
 import { Simulation, siteAddress, type SimulationResult } from './simulation.js';
+import type { PolicyOutcome, SimulateReport } from './report.js';
 import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
 
 export interface SimulateOptions {
@@ -49,38 +50,7 @@ export interface SimulateOptions {
   progressEvery?: number;
 }
 
-export interface PolicyOutcome {
-  policy: string;
-  pagesFetched: number;
-  averageCumulativePageRank: number;
-  upperBoundAverage: number;
-  kendallTau: number;
-  /** Pages fetched when 50%, 80%, 95% of the PageRank was reached (null: never). */
-  pagesAt: { share: number; pages: number | null; fraction: number | null }[];
-  /** Share of the graph's PageRank (reachable part) on the fetched pages. */
-  pageRankCovered: number;
-  simulatedSeconds: number;
-  meanOpenConnections: number;
-  connections: number;
-  wallSeconds: number;
-  curve: { fractionPages: number; cumulativePageRank: number; seconds: number }[];
-  openSeries: { t: number[]; open: number[] };
-}
-
-export interface SimulateReport {
-  graph: string;
-  pages: number;
-  links: number;
-  sites: number;
-  seeds: number;
-  reachable: number;
-  /** With perIp: the distinct addresses the sites are on (as many as sites when the graph records none). */
-  addresses: number | null;
-  settings: { r: number; w: number; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
-  history: { source: string; pages: number } | null;
-  loadSeconds: number;
-  policies: PolicyOutcome[];
-}
+export type { PolicyOutcome, SimulateReport } from './report.js';
 
 /** The simulator's graph and everything derived from it that all runs share. */
 export interface Prepared {

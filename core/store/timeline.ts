@@ -8,23 +8,10 @@
  * history gets sparser (a week at 1/s is 600,000 samples; the table stays under 20,000).
  */
 import type { Db } from './database.js';
+import type { TimelinePoint } from './timeline-point.js';
 
-export interface TimelineSample {
-  /** The crawl's running time in seconds (pauses excluded), continuing across runs. */
-  t: number;
-  /** Epoch ms. */
-  at: number;
-  pages: number;
-  bytes: number;
-  pagesPerSecond: number;
-  bytesPerSecond: number;
-  openConnections: number;
-  r: number;
-  sitesWithPending: number;
-  queued: number;
-  errors: number;
-  pagerankEstimate: number | null;
-}
+/** One sample (the browser-safe type of timeline-point.ts). */
+export type TimelineSample = TimelinePoint;
 
 export const MAX_SAMPLES = 20_000;
 /** Check the bound every this many samples (a count over 20,000 rows is cheap, not free). */

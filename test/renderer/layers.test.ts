@@ -75,7 +75,14 @@ const NO_DATABASE = ['scheduler', 'policies'];
 const IMPORT_FREE = ['core/config/limits.ts', 'core/api/limits.ts'];
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const BROWSER_SAFE = ['core/config/limits.ts', 'core/api/limits.ts', 'core/compare/report.ts', 'core/graph/report.ts', 'core/api/contract.ts', 'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts'];
+/** The engine's result types the features' contracts carry (each imports nothing but these). */
+const RESULT_TYPES = ['core/engine/stats-report.ts', 'core/store/timeline-point.ts', 'core/ranking/report.ts', 'core/compare/report.ts', 'core/graph/report.ts', 'core/simulator/report.ts'];
+/** One contract a feature (core/api/contracts/), joined by core/api/contract.ts. */
+const FEATURE_CONTRACTS = ['shared', 'crawls', 'live', 'sites', 'results', 'compare', 'export', 'partition', 'simulate'].map((f) => `core/api/contracts/${f}.ts`);
+const BROWSER_SAFE = [
+  'core/config/limits.ts', 'core/api/limits.ts', ...RESULT_TYPES, 'core/api/contract.ts', ...FEATURE_CONTRACTS,
+  'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts',
+];
 
 /** Every module specifier a TypeScript source names, type-only ones included (memoized: planted tests reparse core). */
 const parsed = new Map<string, string[]>();
@@ -315,6 +322,10 @@ describe('UI layers', () => {
         expect(BROWSER_SAFE, `${f} imports ${spec}`).toContain(target);
       }
     }
+  });
+
+  it('each feature contract of core/api/contracts/ is listed as browser-safe', () => {
+    expect(files('core/api/contracts', ['.ts']).sort()).toEqual([...FEATURE_CONTRACTS].sort());
   });
 
   it('the browser-safe API modules import nothing from Node or the engine', () => {

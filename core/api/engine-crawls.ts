@@ -1,0 +1,239 @@
+/**
+ * The engine API's crawl features (the Crawls, Live and Sites contracts) over a workspace
+ * folder of crawl databases, each running crawl in its own process (live-crawls.ts). EngineApi
+ * (engine-api.ts) adds the analyses, comparisons, exports, partitions and simulations, which
+ * run in worker threads.
+ */
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CrawlError, ErrorCodes, badField } from '../errors.js';
+import type * as C from './contract.js';
+import { createCrawlFile } from './crawl-create.js';
+import { runnerLog } from './crawl-process.js';
+import { crawlSettingsDto, fileSize, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
+import { DemoWebs, demoWebPages, readDemoSidecar } from './demo-webs.js';
+import { SeedSourceSchema } from './limit-schemas.js';
+import { API_LIMITS, grouped } from './limits.js';
+import { LiveCrawls } from './live-crawls.js';
+import { resultWithoutPaths } from './message-paths.js';
+import { pageDetail, searchPages } from './page-queries.js';
+import { describePolicies } from './policies.js';
+import { SeedUploads } from './seed-uploads.js';
+import { parseSeeds } from './seeds.js';
+import { CRAWL_ID, Workspace } from './workspace.js';
+// A crawl file of an older schema is brought up to date when the workbench first reads it.
+import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reader.js';
+
+export interface CrawlsEngineOptions {
+  /** Append every request the demo webs serve to this NDJSON file (tests watch it). */
+  demoLog?: string;
+  /** The demo webs' stable port (default DEMO_PORT); 0: a free port each (URLs then differ between crawls). */
+  demoPort?: number;
+  /** The crawl runner's compiled file, run as its own process per crawl (Electron's bundle passes its own). */
+  crawlRunner?: string;
+}
+
+export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
+  readonly dir: string;
+  protected readonly ws: Workspace;
+  /** Every event of the API, by its wire name (contract.ts API_EVENTS). */
+  protected readonly events = new EventEmitter();
+  /** The crawls running now, each in its own process. */
+  protected readonly live: LiveCrawls;
+  protected readonly demos: DemoWebs;
+  /** Seed files sent in chunks (uploadSeeds), until a crawl is created from them. */
+  private readonly uploads = new SeedUploads();
+  /**
+   * Resolves once the crawls still running from an earlier server (one that crashed) are
+   * attached again: they run in their own processes, which outlive any server.
+   */
+  readonly ready: Promise<void>;
+
+  constructor(dir: string, opts: CrawlsEngineOptions = {}) {
+    this.dir = resolve(dir);
+    mkdirSync(this.dir, { recursive: true });
+    this.ws = new Workspace(this.dir);
+    this.events.setMaxListeners(100);
+    this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
+    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner });
+    this.ready = this.live.reattach();
+  }
+
+  /** The ids of the crawls running now, each in its own process. */
+  runningCrawlIds(): string[] {
+    return this.live.ids();
+  }
+
+  protected path(id: string): string {
+    return this.ws.path(id);
+  }
+
+  protected existing(id: string): string {
+    return this.ws.existing(id);
+  }
+
+  /** What reads crawl `id` in a worker, in words (its file must not be deleted meanwhile); null: nothing. */
+  protected readerOf(_id: string): string | null {
+    return null;
+  }
+
+  async listPolicies(): Promise<C.PolicyDescription[]> {
+    return describePolicies();
+  }
+
+  async parseSeeds(source: string | { uploadId: string }): Promise<C.ParsedSeeds> {
+    return parseSeeds(this.seedText(source));
+  }
+
+  /** Seed text sent in one piece (within the limit), or the text of an upload. */
+  private seedText(source: unknown): string {
+    if (source === undefined || source === null) return '';
+    const read = SeedSourceSchema.safeParse(source);
+    if (read.success) return typeof read.data === 'string' ? read.data : this.uploads.text(read.data.uploadId);
+    if (typeof source === 'string') {
+      throw badField('text', `must be at most ${grouped(API_LIMITS.seedTextChars)} characters (this one has ${grouped(source.length)}): send longer text with uploadSeeds`);
+    }
+    throw badField('text', 'must be the seed text, or { uploadId } of a seed upload');
+  }
+
+  async uploadSeeds(uploadId: string, chunk: string, part: number): Promise<C.SeedUploadDto> {
+    return this.uploads.append(uploadId, chunk, part);
+  }
+
+  /** The server is up: answered at once, without waiting for anything (not even `ready`). */
+  async health(): Promise<C.HealthDto> {
+    return { ok: true, pid: process.pid, uptimeSeconds: Math.round(process.uptime()), crawls: this.runningCrawlIds() };
+  }
+
+  async listCrawls(): Promise<C.CrawlInfo[]> {
+    await this.ready;
+    const ids = readdirSync(this.dir).filter((f) => f.endsWith('.db')).map((f) => f.slice(0, -3)).filter((id) => CRAWL_ID.test(id));
+    return ids.map((id) => this.info(id)).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  }
+
+  protected info(id: string): C.CrawlInfo {
+    const path = this.path(id);
+    const live = this.live.get(id);
+    const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
+    try {
+      const s = withCrawlReader(path, storedSummary);
+      const interrupted = !live && s.state === 'running';
+      const status: C.CrawlStatus = live ? (live.status === 'stopping' ? 'pausing' : live.status) : interrupted ? 'interrupted' : (s.state as C.CrawlStatus);
+      const pagesFetched = Math.max(s.pagesFetched, live?.last?.pages ?? 0);
+      const endReason: C.EndReasonDto | null = live ? null : interrupted ? { kind: 'interrupted', at: null } : s.endReason;
+      return {
+        ...base,
+        status,
+        policy: s.policy,
+        pagesFetched,
+        pagesKnown: s.pagesKnown,
+        queued: live?.last?.queued ?? s.queued,
+        sites: s.sites,
+        createdAt: s.createdAt,
+        endReason,
+        // While it runs, the count of its last sample (the stored one is as of the last commit).
+        historyMatched: live?.last?.historyMatched ?? s.historyMatched,
+        crawlSeconds: live?.last?.crawlSeconds ?? s.crawlSeconds,
+        errorTotal: Math.max(s.errorTotal, live?.last?.errorTotal ?? 0),
+        errors: live?.last?.errors ?? s.errors,
+      };
+    } catch (err) {
+      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: (err as Error).message };
+    }
+  }
+
+  async createCrawl(raw: C.CreateCrawlRequest): Promise<C.CrawlInfo> {
+    return this.info(await createCrawlFile(this.ws, this.demos, this.uploads, raw));
+  }
+
+  async crawlSettings(id: string): Promise<C.CrawlSettingsDto> {
+    const path = this.existing(id);
+    const saved = readDemoSidecar(join(this.dir, `${id}.demo.json`));
+    const demo = saved ? { ...saved.spec, webPages: demoWebPages(saved) } : null;
+    return withCrawlReader(path, (reader) => crawlSettingsDto(reader, id, demo, (p) => this.ws.idOf(p)));
+  }
+
+  async start(id: string, overrides: { maxPages?: number | null } = {}): Promise<C.CrawlInfo> {
+    const path = this.existing(id);
+    await this.ready;
+    await this.live.start(id, path, overrides?.maxPages);
+    return this.info(id);
+  }
+
+  async pause(id: string): Promise<C.CrawlInfo> {
+    this.path(id);
+    await this.ready;
+    await this.live.pause(id);
+    return this.info(id);
+  }
+
+  resume(id: string): Promise<C.CrawlInfo> {
+    return this.start(id);
+  }
+
+  async stop(id: string): Promise<C.CrawlInfo> {
+    const path = this.existing(id);
+    await this.ready;
+    await this.live.stop(id, path);
+    return this.info(id);
+  }
+
+  async deleteCrawl(id: string): Promise<void> {
+    const path = this.existing(id);
+    if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before deleting it`);
+    const reader = this.readerOf(id);
+    if (reader) throw new CrawlError(ErrorCodes.DB_LOCKED, `${reader}; wait for it to end or cancel it before deleting the crawl`);
+    await this.demos.stop(id);
+    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`)]) {
+      rmSync(p, { recursive: true, force: true });
+    }
+  }
+
+  async currentStats(id: string): Promise<C.StatsEvent | null> {
+    this.path(id);
+    await this.ready;
+    return this.live.get(id)?.last ?? null;
+  }
+
+  async listSites(id: string, query: C.SitesQuery = {}): Promise<C.SitesPage> {
+    return withCrawlReader(this.existing(id), (reader) => sitesPage(reader, query ?? {}));
+  }
+
+  async getPage(id: string, url: string, links?: number | C.PageLinksQuery): Promise<C.PageDetail | null> {
+    return withCrawlReader(this.existing(id), (reader) => pageDetail(reader, url ?? '', links));
+  }
+
+  async searchPages(id: string, query: C.PageSearchQuery = {}): Promise<C.PageSearchDto> {
+    return withCrawlReader(this.existing(id), (reader) => searchPages(reader, query));
+  }
+
+  async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
+    return withCrawlReader(this.existing(id), (reader) => recentErrors(reader, limit));
+  }
+
+  async timeline(id: string, maxPoints = 2000): Promise<C.Timeline> {
+    const n = Math.min(Math.max(2, Math.floor(Number(maxPoints) || 2000)), 20_000);
+    const points = withCrawlReader(this.existing(id), (reader) => reader.timeline(n));
+    return { stored: points !== null, points: points ?? [] };
+  }
+
+  async parkedSites(id: string, limit = 20): Promise<C.ParkedSiteDto[]> {
+    return withCrawlReader(this.existing(id), (reader) => parkedSites(reader, limit));
+  }
+
+  onStats(cb: (s: C.StatsEvent) => void): C.Unsubscribe {
+    return this.listen('stats', cb);
+  }
+
+  onCrawlState(cb: (e: C.CrawlStateEvent) => void): C.Unsubscribe {
+    return this.listen('crawlState', cb);
+  }
+
+  /** Subscribes `cb` to one of the engine's events (the names of contract.ts API_EVENTS). */
+  protected listen<T>(event: C.ApiEvent, cb: (e: T) => void): C.Unsubscribe {
+    const said = (e: T) => cb(resultWithoutPaths(e, this.dir));
+    this.events.on(event, said);
+    return () => void this.events.off(event, said);
+  }
+}

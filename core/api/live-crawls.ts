@@ -1,0 +1,146 @@
+/**
+ * The crawls running now, each in its own process (crawl-runner.ts), as the engine API follows
+ * them: started, paused, stopped, their last stats, and attached again by a server started
+ * after a crash (their NAME.db.runner files name them).
+ */
+import type { EventEmitter } from 'node:events';
+import { readdirSync } from 'node:fs';
+import { Crawler } from '../engine/crawler.js';
+import { checkShortW } from '../engine/short-w-guard.js';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import type * as C from './contract.js';
+import { CrawlProcess } from './crawl-process.js';
+import { CRAWL_ID, withoutUndefined, type Workspace } from './workspace.js';
+
+/** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
+export const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';
+
+/** A crawl running in its own process, as this server sees it. */
+interface LiveCrawl {
+  proc: CrawlProcess;
+  status: 'running' | 'pausing' | 'stopping';
+  run: Promise<void>;
+  last: C.StatsEvent | null;
+}
+
+export interface LiveCrawlsOptions {
+  /** Passed to each crawl's process: its demo web's log (tests) and port. */
+  demoLog?: string;
+  demoPort: () => number;
+  /** The crawl runner's compiled file (Electron's bundle passes its own). */
+  crawlRunner?: string;
+}
+
+export class LiveCrawls {
+  private readonly live = new Map<string, LiveCrawl>();
+
+  constructor(
+    private readonly ws: Workspace,
+    /** Where stats and crawlState events go (the engine API's emitter). */
+    private readonly events: EventEmitter,
+    private readonly opts: LiveCrawlsOptions,
+  ) {}
+
+  has(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.live.keys()];
+  }
+
+  /** What the server knows of a running crawl: its state and last stats (undefined: not running). */
+  get(id: string): Pick<LiveCrawl, 'status' | 'last'> | undefined {
+    return this.live.get(id);
+  }
+
+  /** Connects to every crawl whose process runs on (its NAME.db.runner file names it). */
+  async reattach(): Promise<void> {
+    const ids = readdirSync(this.ws.dir).filter((f) => f.endsWith('.db.runner')).map((f) => f.slice(0, -'.db.runner'.length)).filter((id) => CRAWL_ID.test(id));
+    await Promise.all(
+      ids.map(async (id) => {
+        const proc = await CrawlProcess.attach(this.ws.path(id)).catch(() => null);
+        if (proc && !this.live.has(id)) {
+          this.adopt(id, proc);
+          this.state({ crawlId: id, status: proc.status });
+        }
+      }),
+    );
+  }
+
+  /** Starts a crawl's process; refuses at once what the process would refuse. */
+  async start(id: string, path: string, maxPages: number | null | undefined): Promise<void> {
+    if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
+    // Checked here, before a process is started: a stopped, locked or conflicting crawl and an
+    // unconfirmed short w are refused at once, in the caller's words.
+    const crawler = Crawler.open(path, withoutUndefined({ maxPages }));
+    try {
+      await checkShortW(crawler.settings, CONFIRM_IN_FORM);
+    } finally {
+      crawler.close();
+    }
+    // The crawl runs in its own process: no request to this server, nor its crash, can take it down.
+    const proc = await CrawlProcess.spawn(
+      { dbPath: path, id, ...withoutUndefined({ maxPages, demoLog: this.opts.demoLog }), demoPort: this.opts.demoPort() },
+      this.opts.crawlRunner,
+    );
+    this.adopt(id, proc);
+    this.state({ crawlId: id, status: 'running' });
+  }
+
+  /** Follows a crawl's process: its stats, its state, its end. */
+  private adopt(id: string, proc: CrawlProcess): void {
+    const entry: LiveCrawl = { proc, status: proc.status, run: Promise.resolve(), last: proc.last };
+    proc.onStats((s) => {
+      entry.last = s;
+      this.events.emit('stats', s);
+    });
+    proc.onState(() => {
+      if (entry.status !== 'running') return;
+      entry.status = 'pausing';
+      this.state({ crawlId: id, status: 'pausing' });
+    });
+    this.live.set(id, entry);
+    entry.run = proc.ended.then((e) => {
+      this.live.delete(id);
+      this.state({ crawlId: id, status: e.status, reason: e.reason });
+    });
+  }
+
+  private state(e: C.CrawlStateEvent): void {
+    this.events.emit('crawlState', e);
+  }
+
+  /** Pauses a running crawl and waits for its process to end (nothing for one not running). */
+  async pause(id: string): Promise<void> {
+    const entry = this.live.get(id);
+    if (!entry) return;
+    if (entry.status === 'running') {
+      entry.status = 'pausing';
+      this.state({ crawlId: id, status: 'pausing' });
+    }
+    entry.proc.pause();
+    await entry.run;
+  }
+
+  /** Ends a crawl for good: a running one through its process, another in its file. */
+  async stop(id: string, path: string): Promise<void> {
+    const entry = this.live.get(id);
+    if (entry) {
+      if (entry.status !== 'stopping') {
+        entry.status = 'stopping';
+        this.state({ crawlId: id, status: 'pausing' });
+      }
+      entry.proc.stop();
+      await entry.run;
+    } else {
+      Crawler.stopStored(path);
+      this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });
+    }
+  }
+
+  /** Pauses every running crawl (the server is quitting on purpose). */
+  async pauseAll(): Promise<void> {
+    await Promise.all(this.ids().map((id) => this.pause(id).catch(() => undefined)));
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * What `crawlbench simulate` reports, as types only: the simulator builds it (simulate.ts), the
+ * CLI prints it, the API carries it as JSON (the simulate contract) and the renderer draws it.
+ * Imports nothing, so the renderer may import it (browser-safe, see
+ * test/renderer/layers.test.ts).
+ */
+
+export interface PolicyOutcome {
+  policy: string;
+  pagesFetched: number;
+  averageCumulativePageRank: number;
+  upperBoundAverage: number;
+  kendallTau: number;
+  /** Pages fetched when 50%, 80%, 95% of the PageRank was reached (null: never). */
+  pagesAt: { share: number; pages: number | null; fraction: number | null }[];
+  /** Share of the graph's PageRank (reachable part) on the fetched pages. */
+  pageRankCovered: number;
+  simulatedSeconds: number;
+  meanOpenConnections: number;
+  connections: number;
+  wallSeconds: number;
+  curve: { fractionPages: number; cumulativePageRank: number; seconds: number }[];
+  openSeries: { t: number[]; open: number[] };
+}
+
+export interface SimulateReport {
+  graph: string;
+  pages: number;
+  links: number;
+  sites: number;
+  seeds: number;
+  reachable: number;
+  /** With perIp: the distinct addresses the sites are on (as many as sites when the graph records none). */
+  addresses: number | null;
+  settings: { r: number; w: number; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
+  history: { source: string; pages: number } | null;
+  loadSeconds: number;
+  policies: PolicyOutcome[];
+}
+
+/**
+ * The report as JSON carries it (a worker's file, the API): an unlimited bandwidth (Infinity)
+ * and a Kendall tau that could not be computed (NaN) arrive as null.
+ */
+export type SimulateReportJson = Omit<SimulateReport, 'settings' | 'policies'> & {
+  /** bandwidth null: unlimited. */
+  settings: Omit<SimulateReport['settings'], 'bandwidth'> & { bandwidth: number | null };
+  policies: PolicyOutcomeJson[];
+};
+
+/** One policy's outcome as JSON carries it (see SimulateReportJson). */
+export type PolicyOutcomeJson = Omit<PolicyOutcome, 'kendallTau'> & { kendallTau: number | null };
