@@ -30,6 +30,14 @@ export const ErrorCodes = {
   CANCELLED: 'CRAWL_CANCELLED',
   /** A WARC export of a crawl that stored no content (crawled without --store-content). */
   EXPORT_NO_CONTENT: 'CRAWL_EXPORT_NO_CONTENT',
+  /** A parallel crawl's broker outside loopback without credentials. */
+  BROKER_NO_CREDENTIALS: 'CRAWL_BROKER_NO_CREDENTIALS',
+  /** A parallel crawl's broker that does not answer. */
+  BROKER_UNREACHABLE: 'CRAWL_BROKER_UNREACHABLE',
+  /** A parallel crawl started while its coordinator still runs (the broker holds its definition). */
+  PARALLEL_CRAWL_RUNNING: 'CRAWL_PARALLEL_CRAWL_RUNNING',
+  /** A worker asked for a crawl the broker does not hold, or for a part outside 0..K-1. */
+  PARALLEL_UNKNOWN_CRAWL: 'CRAWL_PARALLEL_UNKNOWN_CRAWL',
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
@@ -107,6 +115,10 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.OUTPUT_EXISTS,
   ErrorCodes.BAD_PART_FILE,
   ErrorCodes.TOOL_MISSING,
+  ErrorCodes.BROKER_NO_CREDENTIALS,
+  ErrorCodes.BROKER_UNREACHABLE,
+  ErrorCodes.PARALLEL_CRAWL_RUNNING,
+  ErrorCodes.PARALLEL_UNKNOWN_CRAWL,
   ErrorCodes.EXPORT_NO_CONTENT,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,
@@ -187,4 +199,6 @@ export function badField(field: string, problem: string): CrawlError {
 export const SkipCodes = {
   NOFOLLOW: 'CRAWL_SKIPPED_NOFOLLOW',
   MAX_PAGES: 'CRAWL_SKIPPED_MAX_PAGES',
+  /** A parallel crawl's worker: the page is another part's (sent to its owner; the merge keeps the owner's row). */
+  OTHER_PART: 'CRAWL_SKIPPED_OTHER_PART',
 } as const;

@@ -9,6 +9,7 @@ import { listPolicies } from '../policies/registry.js';
 import { choiceFlag, durationFlag, intFlag, listFlag, numberFlag, sizeFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
+import { PARALLEL_OPTIONS, PARALLEL_USAGE } from './parallel-flags.js';
 import { readCaFile } from '../fetch/trust.js';
 import { ProgressPrinter, summaryText } from './output.js';
 
@@ -69,6 +70,8 @@ ${SMALL_SITE_USAGE}
   --max-db-size SIZE     pause cleanly when the database reaches this size
   --json                 print the summary as one JSON object on stdout
   --quiet                no live progress line
+
+${PARALLEL_USAGE}
 
 policies (--policy NAME):
 ${policyList()}`;
@@ -131,6 +134,7 @@ const OPTIONS = {
   'max-db-size': { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
+  ...PARALLEL_OPTIONS,
 } as const;
 
 type CrawlFlags = FlagsOf<typeof OPTIONS>;
@@ -144,6 +148,7 @@ export const crawlCommand = defineCommand({
     const db = flags.db;
     if (!db) throw badOption('--db', 'required (the crawl database file)');
     const input = settingsFromFlags(flags);
+    if (flags.parts !== undefined) return (await import('./parallel-crawl.js')).runParallelCrawl(flags, input, seedsFromFlags(flags));
     let crawler: Crawler;
     if (existsSync(db)) {
       crawler = Crawler.open(db, input);

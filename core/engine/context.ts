@@ -37,6 +37,32 @@ export class CrawlCounters {
   }
 }
 
+/** A link found for a page another worker owns, as discover() was given it. */
+export interface ForeignLink {
+  url: string;
+  depth: number;
+  parentId: number | null;
+  redirects: number;
+  anchor: string | null;
+  nofollow: boolean;
+}
+
+/**
+ * A worker of a parallel crawl (core/parallel): which URLs it owns, and where the links it
+ * finds for other parts go. The engine stores a foreign URL as a skipped page (so the link
+ * is recorded) and hands it here; the worker sends it to its owner.
+ */
+export interface PartHook {
+  /** True when this worker fetches the URL (`seed`: a seed, which every worker is given). */
+  mine(url: string, seed: boolean): boolean;
+  /** A URL of another part, found on page `d.parentId` (null: a seed, which its owner has too). */
+  foreign(d: ForeignLink): void;
+  /** The page's links are all discovered (inside the write batch): send what foreign() collected. */
+  pageDone(pageId: number, url: string): void;
+  /** True while the crawl must wait for URLs from other workers instead of finishing when its frontier is empty. */
+  holdOpen(): boolean;
+}
+
 /** Everything one crawl's parts share; built by the Crawler. */
 export interface CrawlContext {
   readonly settings: CrawlSettings;
@@ -51,4 +77,6 @@ export interface CrawlContext {
   readonly content: ContentStore | null;
   /** The history crawl's pages, for conditional requests (null: no history, or --unconditional). */
   readonly history: HistoryPages | null;
+  /** Set in a parallel crawl's worker: the part it owns. */
+  readonly parts?: PartHook;
 }

@@ -13,7 +13,7 @@ import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
 import { TimelineWriter } from '../store/timeline.js';
 import { canonicalize } from '../url/canonical.js';
 import { Scope } from '../url/scope.js';
-import { CrawlCounters, type CrawlContext } from './context.js';
+import { CrawlCounters, type CrawlContext, type PartHook } from './context.js';
 import { discover } from './discovery.js';
 import { RobotsCache } from './robots-cache.js';
 import { knownUrls } from './page-processor.js';
@@ -65,6 +65,8 @@ export interface CrawlSummary {
 export interface CrawlerOptions {
   clock?: Clock;
   fetcher?: Fetcher;
+  /** A parallel crawl's worker (core/parallel): the URLs it owns and where the others go. */
+  parts?: PartHook;
 }
 
 /**
@@ -99,7 +101,8 @@ export class Crawler extends EventEmitter {
     const content = settings.storeContent ? new ContentStore(`${store.path}.content`, settings.contentBudget, contentBytes(`${store.path}.content`)) : null;
     // A history crawl: its pages are asked for only if they changed (unless --unconditional).
     const historyPath = settings.policyParams.history;
-    const past = typeof historyPath === 'string' && settings.conditional ? HistoryPages.open(historyPath) : null;
+    // A file of qualities (URL<TAB>quality, .tsv) guides the order only: it holds no validators.
+    const past = typeof historyPath === 'string' && settings.conditional && !historyPath.endsWith('.tsv') ? HistoryPages.open(historyPath) : null;
     this.historyNote = past?.note ?? null;
     this.ctx = {
       settings,
@@ -113,6 +116,7 @@ export class Crawler extends EventEmitter {
       counters: new CrawlCounters(),
       content,
       history: past?.history ?? null,
+      ...(opts.parts ? { parts: opts.parts } : {}),
     };
     this.ipGate = new IpGate(settings.w);
     this.stats = new LiveStats(this.clock);
@@ -322,8 +326,10 @@ export class Crawler extends EventEmitter {
     }
     if (this.inFlight.size === 0) {
       if (this.stopReason !== null) return this.finish(this.stopReason);
-      if (budget() <= 0) return this.finish('max-pages');
-      if (scheduler.drained) return this.finish('finished');
+      // A parallel crawl's worker waits for other workers' URLs until the coordinator ends the crawl.
+      const hold = this.ctx.parts?.holdOpen() ?? false;
+      if (budget() <= 0 && !hold) return this.finish('max-pages');
+      if (scheduler.drained && !hold) return this.finish('finished');
     }
     this.armTimer();
   }
@@ -340,6 +346,16 @@ export class Crawler extends EventEmitter {
       this.timerAt = Infinity;
       this.pump();
     });
+  }
+
+  /** Takes up new work (pages discovered from outside the loop: a parallel crawl's other workers). */
+  wake(): void {
+    if (this.done) this.pump();
+  }
+
+  /** Sessions (connections) under way. */
+  get sessionsInFlight(): number {
+    return this.inFlight.size;
   }
 
   private start(session: Session): void {
@@ -407,6 +423,7 @@ export class Crawler extends EventEmitter {
     store.commit();
     this.opsSinceCommit = 0;
     if (this.done) store.begin();
+    this.emit('commit');
   }
 
   private readonly timeline: TimelineWriter;

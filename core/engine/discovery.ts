@@ -34,6 +34,7 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
     ctx.counters.bump(scopeProblem === 'excluded' ? 'links:excluded' : 'links:out-of-scope');
     return null;
   }
+  if (ctx.parts && !ctx.parts.mine(d.url, d.parentId === null && d.depth === 0 && d.redirects === 0)) return foreignPage(ctx, d);
   const existing = store.findPage(d.url);
   if (existing && existing.status !== 'skipped') {
     known?.set(d.url, existing.id);
@@ -80,6 +81,22 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
   scheduler.enqueue(site, id, priority);
   known?.set(d.url, id);
   return id;
+}
+
+/**
+ * A URL another worker of a parallel crawl owns: handed to the worker to send, and stored
+ * once as a skipped page of its own code so that the link to it is recorded (the merge takes
+ * the owner's row).
+ */
+function foreignPage(ctx: CrawlContext, d: Discovery): number {
+  ctx.parts!.foreign(d);
+  const existing = ctx.store.findPage(d.url);
+  if (existing) return existing.id;
+  const { site, created } = ctx.sites.getOrCreate(siteKey(d.url, ctx.settings.siteKey));
+  if (created) ctx.scheduler.addSite(site);
+  return ctx.store.insertPage({
+    url: d.url, siteId: site.id, depth: d.depth, parentId: d.parentId, redirects: d.redirects, status: 'skipped', errorCode: SkipCodes.OTHER_PART,
+  });
 }
 
 function skipReason(ctx: CrawlContext, d: Discovery, sitePages: number): string | null {

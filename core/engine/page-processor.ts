@@ -259,6 +259,7 @@ function discoverLinks(ctx: CrawlContext, site: SiteState, job: PageJob, c: Clas
     targets.push(target);
   }
   ctx.store.insertLinks(job.id, rows);
+  ctx.parts?.pageDone(job.id, job.url);
   ctx.counters.links += rows.length;
   ctx.policy.onFetched?.(job.id, site, targets);
 }

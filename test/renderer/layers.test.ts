@@ -26,7 +26,8 @@
  *   4      export     -
  *   4      graph      -
  *   5      api        -
- *   5      cli        api
+ *   5      parallel   -          the parallel crawl's workers, coordinator and broker
+ *   5      cli        api, parallel
  *
  * And:
  *  - only api and cli import testweb: the engine and the simulator never depend on the test web;
@@ -68,7 +69,8 @@ const LAYERS: Record<string, [number, string[]]> = {
   export: [4, []],
   graph: [4, []],
   api: [5, []],
-  cli: [5, ['api']],
+  parallel: [5, []],
+  cli: [5, ['api', 'parallel']],
 };
 const TESTWEB_USERS = ['api', 'cli'];
 const NO_DATABASE = ['scheduler', 'policies'];

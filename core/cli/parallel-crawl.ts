@@ -1,0 +1,75 @@
+/**
+ * `crawlbench crawl --db NAME.db --parts K --model page|site --assign hash|FILE ...`: the
+ * coordinator of a parallel crawl (core/parallel/coordinator.ts), reached from crawl-command.ts.
+ */
+import type { CrawlSettingsInput } from '../config/settings.js';
+import { Crawler } from '../engine/crawler.js';
+import { badOption } from '../errors.js';
+import { findIdMap, modelOf, readAssignmentFile, type NewUrlRule } from '../parallel/assignment.js';
+import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
+import { choiceFlag, intFlag } from './args.js';
+import { credentialsFromFlags, type PARALLEL_OPTIONS } from './parallel-flags.js';
+import type { FlagsOf } from './args.js';
+
+type ParallelFlags = FlagsOf<typeof PARALLEL_OPTIONS> & { db?: string; json?: boolean; quiet?: boolean };
+
+export async function runParallelCrawl(flags: ParallelFlags, input: Partial<CrawlSettingsInput>, seeds: string[]): Promise<number> {
+  const db = flags.db!;
+  const k = intFlag(flags, 'parts', 1)!;
+  if (k < 2) throw badOption('--parts', `${k}: a parallel crawl has at least 2 parts`);
+  const model = modelOf(flags.model);
+  if (!flags.assign) throw badOption('--assign', 'required with --parts: hash, or a part vector file');
+  if (input.storeContent) throw badOption('--store-content', 'not yet with --parts (the merge does not carry stored bodies)');
+  if (input.sitemaps) throw badOption('--sitemaps', 'not yet with --parts');
+  const newUrls: NewUrlRule = choiceFlag(flags, 'new-urls', ['discoverer', 'hash']) ?? 'discoverer';
+  const vector = flags.assign === 'hash' ? null : readAssignmentFile(flags.assign, findIdMap(flags.assign, flags.ids), k, model);
+  const settings = Crawler.plan({ ...input, seeds });
+  const quiet = !!flags.quiet || !!flags.json;
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const summary = await runCoordinator({
+    db, settings, parts: k, model, vector, newUrls,
+    ...(flags.broker ? { broker: flags.broker } : {}),
+    credentials: credentialsFromFlags(flags),
+    localWorkers: intFlag(flags, 'local-workers', 0) ?? k,
+    ...(flags['nats-server'] ? { natsServer: flags['nats-server'] } : {}),
+    ...(flags['predict-from'] ? { predictFrom: flags['predict-from'] } : {}),
+    crawlbench: [process.execPath, process.argv[1]!],
+    note: (line) => process.stderr.write(line + '\n'),
+    progress: (line) => (quiet ? undefined : process.stderr.write(line + '\n')),
+    signal: abort.signal,
+  }).finally(() => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
+  if (summary === null) {
+    process.stdout.write(`paused: every worker committed its part; the same command resumes the crawl\n`);
+    return 0;
+  }
+  if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
+  else process.stdout.write(parallelSummaryText(summary) + '\n');
+  return 0;
+}
+
+export function parallelSummaryText(s: ParallelSummary): string {
+  const m = s.merge;
+  const lines = [
+    `parallel crawl ${s.name}: ${m.parts} parts, merged into ${m.out} in ${s.seconds.toFixed(1)} s (broker ${s.broker})`,
+    `  pages fetched ${m.pagesFetched}, known ${m.pagesKnown}, links ${m.links}, sites ${m.sites}`,
+    `  fetched by two workers: ${m.fetchedTwice}${m.fetchedTwiceSample.length > 0 ? ` (${m.fetchedTwiceSample.slice(0, 3).join(', ')}${m.fetchedTwice > 3 ? ', ...' : ''})` : ''}`,
+    `  worker restarts ${s.workerRestarts}, broker restarts ${s.brokerRestarts}`,
+    ...m.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} other parts', ${w.links} links, ${w.bytes} bytes, ${w.seconds.toFixed(1)} s`),
+    `  exchange measured   messages ${s.measured.messages}, volume ${s.measured.volume} bytes of URLs (${s.measured.wireBytes} bytes on the wire)`,
+  ];
+  for (let p = 0; p < m.parts; p++) {
+    const row = (dir: 'sent' | 'received') => m.exchange.filter((e) => e.worker === p && e.direction === dir).map((e) => `${e.part}:${e.messages}/${e.urlBytes}`).join(' ') || '-';
+    lines.push(`    part ${p} sent ${row('sent')}; received ${row('received')}  (part:messages/URL bytes)`);
+  }
+  if (s.prediction) {
+    const p = s.prediction;
+    lines.push(`  exchange predicted  messages ${p.messages}, volume ${p.volume} bytes (partition-eval on ${p.source}, ${p.pages} pages)`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+/**
+ * The flags of a parallel crawl (issue 25): `crawl --parts K ...` and `crawlbench worker`
+ * share the broker's; the crawl adds the assignment's. Declared here so that crawl-command.ts
+ * only spreads them into its options and hands over to parallel-crawl.ts.
+ */
+import { badOption } from '../errors.js';
+import type { BrokerCredentials } from '../parallel/broker.js';
+import { credentialsFromEnv } from '../parallel/broker.js';
+
+export const BROKER_OPTIONS = {
+  broker: { type: 'string' },
+  'nats-user': { type: 'string' },
+  'nats-password': { type: 'string' },
+  'nats-token': { type: 'string' },
+  'nats-nkey': { type: 'string' },
+} as const;
+
+export const PARALLEL_OPTIONS = {
+  ...BROKER_OPTIONS,
+  parts: { type: 'string' },
+  model: { type: 'string' },
+  assign: { type: 'string' },
+  ids: { type: 'string' },
+  'new-urls': { type: 'string' },
+  'local-workers': { type: 'string' },
+  'nats-server': { type: 'string' },
+  'predict-from': { type: 'string' },
+} as const;
+
+export const BROKER_USAGE = `  --broker nats://HOST:PORT   a running NATS server with JetStream (default: crawlbench starts
+                         nats-server on 127.0.0.1 with its storage beside the crawl)
+  --nats-user U --nats-password P | --nats-token T | --nats-nkey FILE
+                         the broker's credentials (required for a broker outside loopback;
+                         also read from CRAWLBENCH_NATS_USER, _PASSWORD, _TOKEN, _NKEY_FILE)`;
+
+export const PARALLEL_USAGE = `parallel crawl (docs/design.md section 6; README "Parallel crawling"):
+  --parts K              crawl with K workers exchanging URLs over NATS JetStream; the crawl
+                         is merged into --db when it ends (the parts stay in NAME.parts)
+  --model page|site      what the assignment gives out: pages or whole sites
+  --assign hash|FILE     hash: partition-eval's hash (FNV-1a of the URL, or of the site key);
+                         FILE: a part vector (gpmetis, KaHyPar, the Zoltan driver) of a graph
+                         export-graph wrote from an earlier crawl
+  --ids MAP              that graph's id map (default: GRAPH.ids.tsv beside FILE)
+  --new-urls discoverer|hash  a page model's URL the vector does not name: the worker that
+                         found it (default, the thesis's rule) or the hash of the URL
+  --local-workers N      worker processes started here (default K); other machines run
+                         crawlbench worker --broker URL --crawl NAME for the remaining parts
+  --nats-server PATH     the nats-server program (default: PATH, then /usr/sbin/nats-server)
+  --predict-from DB      print partition-eval's prediction of the exchange on this earlier
+                         crawl's graph beside the measured one
+${BROKER_USAGE}`;
+
+type BrokerFlags = { [K in keyof typeof BROKER_OPTIONS]?: string | undefined };
+
+export function credentialsFromFlags(flags: BrokerFlags): BrokerCredentials {
+  const c = credentialsFromEnv();
+  if (flags['nats-user'] !== undefined) c.user = flags['nats-user'];
+  if (flags['nats-password'] !== undefined) c.password = flags['nats-password'];
+  if (flags['nats-token'] !== undefined) c.token = flags['nats-token'];
+  if (flags['nats-nkey'] !== undefined) c.nkeyFile = flags['nats-nkey'];
+  if ((c.user === undefined) !== (c.password === undefined)) throw badOption('--nats-user', 'give --nats-user and --nats-password together');
+  return c;
+}

@@ -1,0 +1,37 @@
+import { badOption } from '../errors.js';
+import { runWorker } from '../parallel/worker.js';
+import { defineCommand } from './command.js';
+import { BROKER_OPTIONS, BROKER_USAGE, credentialsFromFlags } from './parallel-flags.js';
+
+const USAGE = `crawlbench worker --broker nats://HOST:PORT --crawl NAME [--parts-to-take I,J,...] [--dir DIR]
+
+A worker of a parallel crawl (crawl --parts K): reads the crawl's definition from the broker,
+crawls the parts it takes, each into DIR/part-I.db, and exchanges URLs with the other parts
+until the coordinator ends the crawl. Started again, it resumes from its databases.
+  --crawl NAME           the crawl's name (its --db without .db)
+  --parts-to-take LIST   the parts this process crawls (default: all of them)
+  --dir DIR              where the part databases live (default NAME.parts)
+${BROKER_USAGE}`;
+
+export const workerCommand = defineCommand({
+  name: 'worker',
+  summary: 'crawl parts of a parallel crawl whose definition a NATS broker holds',
+  usage: USAGE,
+  options: { ...BROKER_OPTIONS, crawl: { type: 'string' }, 'parts-to-take': { type: 'string' }, dir: { type: 'string' } },
+  async run(flags, positionals) {
+    if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}"`);
+    if (!flags.broker) throw badOption('--broker', 'required: the NATS server that holds the crawl (nats://HOST:PORT)');
+    if (!flags.crawl) throw badOption('--crawl', 'required: the crawl name');
+    const parts = flags['parts-to-take']?.split(',').map((s) => {
+      const n = Number(s.trim());
+      if (!Number.isInteger(n) || n < 0) throw badOption('--parts-to-take', `"${s}" is not a part number`);
+      return n;
+    });
+    const summaries = await runWorker({
+      broker: flags.broker, credentials: credentialsFromFlags(flags), crawl: flags.crawl,
+      ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}),
+    });
+    for (const s of summaries) process.stderr.write(`${s.db}: ${s.stopReason}, ${s.pagesFetched} pages fetched\n`);
+    return 0;
+  },
+});

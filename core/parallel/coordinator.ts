@@ -1,0 +1,235 @@
+/**
+ * The coordinator of a parallel crawl (`crawlbench crawl --parts K ...`): starts the broker
+ * (unless --broker), stores the crawl's definition in it, starts N local worker processes
+ * (`crawlbench worker`; workers on other machines take the remaining parts), restarts a
+ * worker that dies, prints progress, ends the crawl when every part is idle and no consumer
+ * has a message pending or unacknowledged, seen twice in a row with nothing moved between,
+ * and merges the parts into NAME.db.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KV } from '@nats-io/kv';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { CrawlSettings } from '../config/settings.js';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { mergeParts, type MergeResult } from '../store/merge-parts.js';
+import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
+import { EmbeddedBroker, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
+import { HEARTBEAT_MS, consumerName, kvText, crawlBucket, defineCrawl, ensureStream, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { predictExchange, type Prediction } from './prediction.js';
+
+export interface CoordinatorOptions {
+  /** NAME.db: the merged crawl; the parts go to NAME.parts. */
+  db: string;
+  settings: CrawlSettings;
+  parts: number;
+  model: PartModel;
+  vector: PartVector | null;
+  newUrls: NewUrlRule;
+  broker?: string;
+  credentials: BrokerCredentials;
+  localWorkers: number;
+  natsServer?: string;
+  predictFrom?: string;
+  /** argv that runs `crawlbench` (node and its script). */
+  crawlbench: string[];
+  note: (line: string) => void;
+  progress: (line: string) => void;
+  /** Aborted (Ctrl-C, SIGTERM): the workers pause, the broker stops; the same command resumes. */
+  signal?: AbortSignal;
+}
+
+export interface ParallelSummary {
+  name: string;
+  broker: string;
+  merge: MergeResult;
+  workerRestarts: number;
+  brokerRestarts: number;
+  seconds: number;
+  measured: { messages: number; volume: number; wireBytes: number };
+  prediction: Prediction | null;
+}
+
+export function partsDir(db: string): string {
+  return `${db.replace(/\.db$/, '')}.parts`;
+}
+
+/** Runs the crawl to its end and merges it; null when it was paused (o.signal). */
+export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSummary | null> {
+  if (existsSync(o.db)) throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db)`);
+  const t0 = Date.now();
+  const dir = partsDir(o.db);
+  const name = crawlName(o.db);
+  mkdirSync(dir, { recursive: true });
+  const embedded = o.broker ? null : await EmbeddedBroker.start(findNatsServer(o.natsServer), join(dir, 'jetstream'), null, o.note);
+  const url = o.broker ?? embedded!.url;
+  const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
+  const workers: LocalWorkers = new LocalWorkers(o, url, name, dir);
+  try {
+    const kv = await crawlBucket(nc, name, true);
+    const { def, resumed } = await defineCrawl(kv, definition(o, name), o.vector);
+    if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${def.parts} parts)`);
+    await kv.delete('end');
+    const jsm = await ensureStream(nc, name, def.parts);
+    const beat = setInterval(() => void kv.put('coordinator', String(Date.now())).catch(() => {}), HEARTBEAT_MS);
+    await kv.put('coordinator', String(Date.now()));
+    try {
+      workers.start(def.parts);
+      if (!(await waitForEnd(kv, jsm, def, o.progress, o.signal))) {
+        await workers.pauseAll(60_000);
+        return null;
+      }
+      await kv.put('end', String(Date.now()));
+      await workers.waitAll(120_000);
+    } finally {
+      clearInterval(beat);
+    }
+    const merge = mergeParts(dir, o.db, { settings: def.settings });
+    const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
+    return summarize(o, name, url, merge, workers.restarts, embedded?.restarts ?? 0, t0, o.predictFrom ? predictExchange(o.predictFrom, assignment) : null);
+  } finally {
+    workers.killAll();
+    await nc.close().catch(() => {});
+    await embedded?.stop();
+  }
+}
+
+/** NAME of NAME.db, as a NATS subject token. */
+export function crawlName(db: string): string {
+  const base = db.replace(/\\/g, '/').split('/').pop()!.replace(/\.db$/, '');
+  return base.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'crawl';
+}
+
+function definition(o: CoordinatorOptions, name: string): ParallelDefinition {
+  const max = o.settings.maxPages;
+  // --max-pages is split among the parts (see README: a shared counter would cost a broker round trip per page).
+  const share = max === null ? null : Array.from({ length: o.parts }, (_, i) => Math.floor(max / o.parts) + (i < max % o.parts ? 1 : 0));
+  return {
+    name, parts: o.parts, model: o.model, assign: o.vector ? o.vector.file : 'hash', newUrls: o.newUrls, settings: o.settings,
+    maxPagesShare: share, vectorChunks: 0, createdAt: new Date().toISOString(),
+  };
+}
+
+function summarize(o: CoordinatorOptions, name: string, broker: string, merge: MergeResult, workerRestarts: number, brokerRestarts: number, t0: number, prediction: Prediction | null): ParallelSummary {
+  const sent = merge.exchange.filter((e) => e.direction === 'sent');
+  return {
+    name, broker, merge, workerRestarts, brokerRestarts, seconds: (Date.now() - t0) / 1000,
+    measured: {
+      messages: sent.reduce((n, e) => n + e.messages, 0),
+      volume: sent.reduce((n, e) => n + e.urlBytes, 0),
+      wireBytes: sent.reduce((n, e) => n + e.wireBytes, 0),
+    },
+    prediction,
+  };
+}
+
+interface Observation {
+  quiet: boolean;
+  signature: string;
+  beats: number[];
+}
+
+/** Polls every 500 ms; returns when two observations in a row find every part idle, nothing pending, and nothing moved. */
+async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: (line: string) => void, signal?: AbortSignal): Promise<boolean> {
+  let last: Observation | null = null;
+  let lastPrint = 0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (signal?.aborted) return false;
+    let now: Observation;
+    try {
+      now = await observe(kv, jsm, def, Date.now() - lastPrint > 2000 ? progress : null);
+    } catch {
+      last = null; // the broker is away: start counting again when it answers
+      continue;
+    }
+    if (Date.now() - lastPrint > 2000) lastPrint = Date.now();
+    const fresh = last !== null && now.beats.every((b, i) => b > last!.beats[i]!);
+    if (now.quiet && last?.quiet && fresh && now.signature === last.signature) return true;
+    if (!last || fresh || !now.quiet) last = now;
+  }
+}
+
+async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: ((line: string) => void) | null): Promise<Observation> {
+  const statuses: (WorkerStatus | null)[] = [];
+  let quiet = true;
+  const sig: unknown[] = [];
+  for (let p = 0; p < def.parts; p++) {
+    const e = await kvText(kv, `status.${p}`);
+    const s = e !== null ? (JSON.parse(e) as WorkerStatus) : null;
+    statuses.push(s);
+    const c = await jsm.consumers.info(streamName(def.name), consumerName(p));
+    if (!s || !s.idle || s.state !== 'running' || s.outbox > 0 || c.num_pending > 0 || c.num_ack_pending > 0) quiet = false;
+    sig.push(s?.pagesFetched, s?.sent, s?.received, c.delivered.stream_seq, c.ack_floor.stream_seq);
+  }
+  if (progress) {
+    const pages = statuses.reduce((n, s) => n + (s?.pagesFetched ?? 0), 0);
+    const rate = statuses.reduce((n, s) => n + (s?.pagesPerSecond ?? 0), 0);
+    const each = statuses.map((s, p) => `${p}:${s ? `${s.pagesFetched}${s.idle ? ' idle' : ''}` : '-'}`).join(' ');
+    progress(`${pages} pages, ${rate.toFixed(1)} pages/s, workers ${each}`);
+  }
+  return { quiet, signature: JSON.stringify(sig), beats: statuses.map((s) => s?.beat ?? -1) };
+}
+
+/** The worker processes this machine runs; one that dies before the end is started again. */
+class LocalWorkers {
+  private readonly children = new Map<number, ChildProcess>();
+  private ending = false;
+  restarts = 0;
+
+  constructor(
+    private readonly o: CoordinatorOptions,
+    private readonly url: string,
+    private readonly name: string,
+    private readonly dir: string,
+  ) {}
+
+  /** N processes take the parts round robin. */
+  start(k: number): void {
+    const n = Math.max(1, Math.min(this.o.localWorkers, k));
+    for (let w = 0; w < n; w++) {
+      const parts: number[] = [];
+      for (let p = w; p < k; p += n) parts.push(p);
+      this.spawn(w, parts);
+    }
+  }
+
+  private spawn(w: number, parts: number[]): void {
+    const args = [...this.o.crawlbench.slice(1), 'worker', '--broker', this.url, '--crawl', this.name, '--dir', this.dir, '--parts-to-take', parts.join(',')];
+    const child = spawn(this.o.crawlbench[0]!, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...credentialsEnv(this.o.credentials) } });
+    this.children.set(w, child);
+    child.once('exit', (code, signal) => {
+      if (this.ending) return;
+      this.restarts++;
+      this.o.note(`worker ${w} (parts ${parts.join(',')}) ended (${signal ?? `exit ${code}`}); starting it again`);
+      setTimeout(() => this.spawn(w, parts), 300);
+    });
+  }
+
+  pids(): number[] {
+    return [...this.children.values()].map((c) => c.pid!).filter((p) => p !== undefined);
+  }
+
+  /** Waits for every worker to end after the crawl was ended. */
+  async waitAll(ms: number): Promise<void> {
+    this.ending = true;
+    const until = Date.now() + ms;
+    while ([...this.children.values()].some((c) => c.exitCode === null && c.signalCode === null)) {
+      if (Date.now() > until) throw new CrawlError(ErrorCodes.INTERNAL, `workers did not end within ${ms / 1000} s of the crawl's end`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Asks every worker to pause (SIGTERM: each commits and ends) and waits for them. */
+  async pauseAll(ms: number): Promise<void> {
+    this.ending = true;
+    for (const c of this.children.values()) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    await this.waitAll(ms);
+  }
+
+  killAll(): void {
+    this.ending = true;
+    for (const c of this.children.values()) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  }
+}

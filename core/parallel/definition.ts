@@ -1,0 +1,150 @@
+/**
+ * A parallel crawl as the broker holds it, so that a worker anywhere needs only the broker's
+ * address, its credentials and the crawl's name: a JetStream KV bucket `crawlbench_NAME` with
+ * the definition (settings with every seed, K, the model, the assignment and the vector), the
+ * workers' status, the coordinator's heartbeat and the end; a stream `crawlbench_NAME` whose
+ * subject `crawlbench.NAME.part.I` carries the URLs found for part I, read by part I's durable
+ * consumer `part-I` with explicit acks.
+ *
+ * The definition is written with create-if-absent: a second coordinator of a crawl whose
+ * coordinator still beats is refused; one whose coordinator is gone resumes it.
+ */
+import { jetstreamManager, AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { CrawlSettings } from '../config/settings.js';
+import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import type { NewUrlRule, PartModel, PartVector } from './assignment.js';
+
+export interface ParallelDefinition {
+  name: string;
+  parts: number;
+  model: PartModel;
+  /** 'hash' or the vector's file name (for messages; the vector itself is stored apart). */
+  assign: string;
+  newUrls: NewUrlRule;
+  settings: CrawlSettings;
+  /** Each part's share of --max-pages (null: no cap). */
+  maxPagesShare: number[] | null;
+  /** Keys under which the vector is stored in chunks (0 for hash). */
+  vectorChunks: number;
+  createdAt: string;
+}
+
+export interface WorkerStatus {
+  part: number;
+  pid: number;
+  host: string;
+  idle: boolean;
+  pagesFetched: number;
+  queued: number;
+  sent: number;
+  received: number;
+  outbox: number;
+  pagesPerSecond: number;
+  /** Increases with every status written: a fresh status is told from a stale one. */
+  beat: number;
+  state: 'running' | 'ended';
+}
+
+/** A crawl name is one NATS subject token. */
+export function checkCrawlName(name: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw badOption('--crawl', `"${name}" is not a crawl name (letters, digits, - and _, at most 64)`);
+  return name;
+}
+
+export const streamName = (name: string) => `crawlbench_${name}`;
+export const partSubject = (name: string, part: number) => `crawlbench.${name}.part.${part}`;
+export const consumerName = (part: number) => `part-${part}`;
+const VECTOR_CHUNK = 20_000;
+/** The coordinator's heartbeat is this old at most while it runs. */
+export const HEARTBEAT_MS = 1000;
+
+/** A key's value, or null when it was never put or was deleted (a deleted key reads as a tombstone). */
+export async function kvText(kv: KV, key: string): Promise<string | null> {
+  const e = await kv.get(key);
+  return e && e.operation === 'PUT' ? e.string() : null;
+}
+
+export async function crawlBucket(nc: NatsConnection, name: string, create: boolean): Promise<KV> {
+  const kvm = new Kvm(nc);
+  if (create) return kvm.create(`crawlbench_${name}`, { history: 1 });
+  try {
+    const kv = await kvm.open(`crawlbench_${name}`);
+    await kv.status();
+    return kv;
+  } catch {
+    throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the broker holds no crawl named ${name}`);
+  }
+}
+
+/**
+ * Stores the definition if the crawl is new; a crawl whose coordinator beats within 3 s is
+ * refused; one whose coordinator is gone keeps its stored definition (returned).
+ */
+export async function defineCrawl(kv: KV, def: ParallelDefinition, vector: PartVector | null): Promise<{ def: ParallelDefinition; resumed: boolean }> {
+  const chunks = vector ? Math.ceil(vector.labels.length / VECTOR_CHUNK) : 0;
+  const full = { ...def, vectorChunks: chunks };
+  try {
+    // Chunks first: the definition's key, written last with create-if-absent, is what makes the crawl exist.
+    for (let c = 0; c < chunks; c++) {
+      const slice = { labels: vector!.labels.slice(c * VECTOR_CHUNK, (c + 1) * VECTOR_CHUNK), parts: vector!.parts.slice(c * VECTOR_CHUNK, (c + 1) * VECTOR_CHUNK) };
+      if ((await kvText(kv, 'definition')) === null) await kv.put(`vector.${c}`, JSON.stringify(slice));
+    }
+    await kv.create('definition', JSON.stringify(full));
+    return { def: full, resumed: false };
+  } catch (err) {
+    const stored = await kvText(kv, 'definition');
+    if (stored === null) throw err;
+    const beat = await kvText(kv, 'coordinator');
+    const age = beat !== null ? Date.now() - Number(beat) : Infinity;
+    if (age < 3 * HEARTBEAT_MS) {
+      throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${def.name} is already running (its coordinator beat ${Math.round(age)} ms ago); wait for it, or stop it first`);
+    }
+    return { def: JSON.parse(stored) as ParallelDefinition, resumed: true };
+  }
+}
+
+export async function readDefinition(kv: KV): Promise<{ def: ParallelDefinition; vector: PartVector | null }> {
+  const e = await kvText(kv, 'definition');
+  if (e === null) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the broker's bucket holds no crawl definition`);
+  const def = JSON.parse(e) as ParallelDefinition;
+  if (def.vectorChunks === 0) return { def, vector: null };
+  const labels: string[] = [];
+  const parts: number[] = [];
+  for (let c = 0; c < def.vectorChunks; c++) {
+    const chunk = await kvText(kv, `vector.${c}`);
+    if (chunk === null) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the crawl ${def.name}'s part vector is incomplete in the broker (vector.${c} missing)`);
+    const v = JSON.parse(chunk) as { labels: string[]; parts: number[] };
+    labels.push(...v.labels);
+    parts.push(...v.parts);
+  }
+  return { def, vector: { labels, parts, file: def.assign } };
+}
+
+/** The stream and one durable consumer per part (idempotent). */
+export async function ensureStream(nc: NatsConnection, name: string, k: number): Promise<JetStreamManager> {
+  const jsm = await jetstreamManager(nc);
+  const stream = streamName(name);
+  try {
+    await jsm.streams.info(stream);
+  } catch {
+    // Duplicates are dropped by message id within 10 minutes: a worker's outbox is republished well within it.
+    await jsm.streams.add({ name: stream, subjects: [`crawlbench.${name}.part.*`], duplicate_window: 600 * 1e9 });
+  }
+  for (let p = 0; p < k; p++) {
+    try {
+      await jsm.consumers.info(stream, consumerName(p));
+    } catch {
+      await jsm.consumers.add(stream, {
+        durable_name: consumerName(p),
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: partSubject(name, p),
+        ack_wait: 30 * 1e9,
+        max_ack_pending: 10_000,
+      });
+    }
+  }
+  return jsm;
+}

@@ -1,0 +1,101 @@
+/**
+ * A worker of a parallel crawl: a full crawlbench engine (core/engine, unchanged but for the
+ * part hook) with its own crawl database `DIR/part-I.db`, scheduler and policy, owning what the
+ * assignment gives part I. It reads the crawl's definition from the broker, so it needs only
+ * the broker's address, credentials and the crawl's name; a killed worker started again resumes
+ * from its database and its durable consumer.
+ *
+ * Every 500 ms it writes its status to the crawl's bucket (status.I) and reads whether the
+ * coordinator has ended the crawl (the key `end`).
+ */
+import { mkdirSync, existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Crawler, type CrawlSummary } from '../engine/crawler.js';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { ExchangeStore } from '../store/exchange-store.js';
+import { Assignment } from './assignment.js';
+import { connectBroker, type BrokerCredentials } from './broker.js';
+import { crawlBucket, kvText, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { PartExchange } from './exchange.js';
+
+export interface WorkerOptions {
+  broker: string;
+  credentials: BrokerCredentials;
+  crawl: string;
+  /** Parts this process takes (default: every part). */
+  parts?: number[];
+  /** Where the part databases live (default NAME.parts in the working folder). */
+  dir?: string;
+  onNote?: (line: string) => void;
+}
+
+export function partDbPath(dir: string, part: number): string {
+  return join(dir, `part-${part}.db`);
+}
+
+/** Runs the parts given until the coordinator ends the crawl; resolves with each part's summary. */
+export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
+  const note = opts.onNote ?? ((line: string) => process.stderr.write(line + '\n'));
+  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`);
+  try {
+    const kv = await crawlBucket(nc, opts.crawl, false);
+    const { def, vector } = await readDefinition(kv);
+    const parts = opts.parts ?? Array.from({ length: def.parts }, (_, i) => i);
+    for (const p of parts) {
+      if (!Number.isInteger(p) || p < 0 || p >= def.parts) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `--parts-to-take: part ${p} is outside 0..${def.parts - 1} of the crawl ${def.name}`);
+    }
+    const dir = opts.dir ?? `${def.name}.parts`;
+    mkdirSync(dir, { recursive: true });
+    const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, vector, def.newUrls);
+    return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note)));
+  } finally {
+    await nc.close().catch(() => {});
+  }
+}
+
+async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void): Promise<CrawlSummary> {
+  const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note);
+  const path = partDbPath(dir, part);
+  const maxPages = def.maxPagesShare?.[part] ?? null;
+  const crawler = existsSync(path)
+    ? Crawler.open(path, maxPages === null ? {} : { maxPages }, { parts: exchange })
+    : Crawler.create(path, { ...def.settings, maxPages }, { parts: exchange });
+  const store = new ExchangeStore(crawler.ctx.store.db, part);
+  exchange.attach(crawler, store);
+  let beat = 0;
+  const status = async (state: WorkerStatus['state']) => {
+    const s = crawler.snapshot();
+    const left = maxPages === null ? Infinity : maxPages - crawler.ctx.counters.pagesFetched;
+    const st: WorkerStatus = {
+      part, pid: process.pid, host: hostname(), idle: exchange.idle(left), pagesFetched: crawler.ctx.counters.pagesFetched, queued: s.queued,
+      sent: exchange.sent, received: exchange.received, outbox: exchange.outboxSize(), pagesPerSecond: s.pagesPerSecond, beat: ++beat, state,
+    };
+    await kv.put(`status.${part}`, JSON.stringify(st));
+    return (await kvText(kv, 'end')) !== null;
+  };
+  let ticking = false;
+  const timer = setInterval(() => {
+    if (ticking) return;
+    ticking = true;
+    status('running')
+      .then((end) => (end ? exchange.end() : undefined))
+      .catch(() => {}) // the broker is away: the next tick tries again
+      .finally(() => (ticking = false));
+  }, 500);
+  const onSignal = () => crawler.pause();
+  process.on('SIGTERM', onSignal);
+  try {
+    const summary = await crawler.run();
+    clearInterval(timer);
+    await status('ended').catch(() => {});
+    return summary;
+  } finally {
+    clearInterval(timer);
+    process.off('SIGTERM', onSignal);
+    crawler.close();
+  }
+}
