@@ -5,6 +5,7 @@ import { formatDuration, historyFor, policyNames, prepare, simulate, type Simula
 import { speedupGrid, type GridCell } from '../simulator/speedup.js';
 import { choiceFlag, durationFlag, intFlag, listFlag, rangeFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
+import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
 
 const USAGE = `crawlbench simulate --graph SOURCE --policy P[,P...|all] [options]
 
@@ -19,6 +20,7 @@ the seeds.
                          including the references omniscient and historical-pagerank-omniscient
   --r N[,N...]           simultaneous connections (default 256)
   --w DURATION           wait between connections to a site (default 15s)
+${SMALL_SITE_USAGE}
   --c N[,N...]           requests per keep-alive connection (default 1)
   --bandwidth B[,B...]   the crawler's bandwidth in bytes/s (200, 20KB, 2MB...; default unlimited)
                          Several values of --r, --c or --bandwidth: a speed-up table for one policy
@@ -49,6 +51,7 @@ const OPTIONS = {
   policy: { type: 'string', multiple: true },
   r: { type: 'string' },
   w: { type: 'string' },
+  ...SMALL_SITE_OPTIONS,
   c: { type: 'string' },
   bandwidth: { type: 'string' },
   batch: { type: 'string' },
@@ -87,6 +90,7 @@ export const simulateCommand = defineCommand({
     if (bandwidths.length === 0) bandwidths.push(Infinity);
     const common = {
       w: durationFlag(flags, 'w') ?? 15_000,
+      ...smallSiteFlags(flags),
       batch: intFlag(flags, 'batch', 1) ?? null,
       history: flags.history,
       historyShare: rangeFlag(flags, 'history-share', (x) => x > 0 && x <= 1, 'a share in (0, 1]'),
@@ -188,7 +192,7 @@ export function reportText(r: SimulateReport): string {
   const s = r.settings;
   const head = [
     `simulation of ${r.graph}: ${r.pages} pages, ${r.links} links, ${r.sites} sites; ${r.reachable} pages reachable from ${r.seeds} seeds`,
-    `  r = ${s.r}, w = ${s.w / 1000} s, c = ${s.c}, bandwidth ${bw(s.bandwidth)}, latency ${s.latency ? `on (network seed ${s.networkSeed})` : 'off'}${s.batch ? `, batches of ${s.batch}` : ''}`,
+    `  r = ${s.r}, w = ${s.w / 1000} s${s.wSmall !== null ? ` (${s.wSmall / 1000} s for sites under ${s.smallSite} pages)` : ''}, c = ${s.c}, bandwidth ${bw(s.bandwidth)}, latency ${s.latency ? `on (network seed ${s.networkSeed})` : 'off'}${s.batch ? `, batches of ${s.batch}` : ''}`,
     ...(s.perIp ? [`  politeness per IP address as well: ${r.sites} sites on ${r.addresses} addresses`] : []),
     ...(r.history ? [`  history: ${r.history.source} (${r.history.pages} pages)`] : []),
     '',

@@ -32,7 +32,8 @@ export interface SimulateReport {
   reachable: number;
   /** With perIp: the distinct addresses the sites are on (as many as sites when the graph records none). */
   addresses: number | null;
-  settings: { r: number; w: number; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
+  /** wSmall (ms) for sites under smallSite pages; both null when every site waits w. */
+  settings: { r: number; w: number; wSmall: number | null; smallSite: number | null; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
   history: { source: string; pages: number } | null;
   loadSeconds: number;
   policies: PolicyOutcome[];

@@ -6,6 +6,7 @@ import type { SiteKeyMode } from '../url/site-key.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
 import { Simulation, siteAddress, type SimulationResult } from './simulation.js';
 import type { PolicyOutcome, SimulateReport } from './report.js';
+import { smallSiteWait } from './small-sites.js';
 import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
 
 export interface SimulateOptions {
@@ -15,6 +16,10 @@ export interface SimulateOptions {
   r: number;
   /** ms */
   w: number;
+  /** ms: w for sites under smallSite pages (Castillo §4.5's second crawl: 15 s under 100 pages). */
+  wSmall?: number | null;
+  /** Pages: a site with fewer is small (its size from the history crawl, else its known pages). */
+  smallSite?: number | null;
   c: number;
   /** bytes/s; Infinity = unlimited */
   bandwidth: number;
@@ -131,6 +136,8 @@ export function simulate(opts: SimulateOptions): SimulateReport {
     settings: {
       r: opts.r,
       w: opts.w,
+      wSmall: opts.wSmall ?? null,
+      smallSite: opts.smallSite ?? null,
       c: opts.c,
       bandwidth: opts.bandwidth,
       latency: opts.latency ?? true,
@@ -187,6 +194,7 @@ export function runOne(
     params,
     r: opts.r,
     w: opts.w,
+    smallSites: smallSiteWait(opts, history),
     c: opts.c,
     bandwidth: opts.bandwidth,
     batch: opts.batch ?? null,
