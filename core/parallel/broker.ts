@@ -65,7 +65,7 @@ export function checkBrokerUrl(url: string, creds: BrokerCredentials): URL {
 }
 
 /** Connects, retrying for ever once connected (a broker that is restarted is waited for). */
-export async function connectBroker(url: string, creds: BrokerCredentials, name: string): Promise<NatsConnection> {
+export async function connectBroker(url: string, creds: BrokerCredentials, name: string, waitOnFirstConnect = false): Promise<NatsConnection> {
   const u = checkBrokerUrl(url, creds);
   const auth = creds.nkeyFile ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(readFileSync(creds.nkeyFile, 'utf8').trim())) } : {};
   try {
@@ -77,6 +77,7 @@ export async function connectBroker(url: string, creds: BrokerCredentials, name:
       ...auth,
       ...(u.protocol === 'tls:' ? { tls: {} } : {}),
       maxReconnectAttempts: -1,
+      waitOnFirstConnect,
       reconnectTimeWait: 250,
       pingInterval: 2000,
       maxPingOut: 3,

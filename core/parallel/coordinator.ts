@@ -7,7 +7,7 @@
  * and merges the parts into NAME.db.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
@@ -72,7 +72,11 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${def.parts} parts)`);
     await kv.delete('end');
     const jsm = await ensureStream(nc, name, def.parts);
-    const beat = setInterval(() => void kv.put('coordinator', String(Date.now())).catch(() => {}), HEARTBEAT_MS);
+    // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
+    const beat = setInterval(() => {
+      void kv.put('coordinator', String(Date.now())).catch(() => {});
+      writeFileSync(join(dir, 'coordinator.json'), JSON.stringify({ pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, workers: workers.pids() }));
+    }, HEARTBEAT_MS);
     await kv.put('coordinator', String(Date.now()));
     try {
       workers.start(def.parts);

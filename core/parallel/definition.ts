@@ -44,7 +44,7 @@ export interface WorkerStatus {
   pagesPerSecond: number;
   /** Increases with every status written: a fresh status is told from a stale one. */
   beat: number;
-  state: 'running' | 'ended';
+  state: 'running' | 'paused' | 'ended';
 }
 
 /** A crawl name is one NATS subject token. */

@@ -115,7 +115,8 @@ export class PartExchange implements PartHook {
   /** The coordinator ended the crawl: stop taking messages and let the crawler finish. */
   async end(): Promise<void> {
     this.ended = true;
-    await this.messages?.close();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.messages?.close()?.catch(() => {});
     this.crawler?.wake();
   }
 

@@ -40,7 +40,8 @@ export function partDbPath(dir: string, part: number): string {
 /** Runs the parts given until the coordinator ends the crawl; resolves with each part's summary. */
 export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
   const note = opts.onNote ?? ((line: string) => process.stderr.write(line + '\n'));
-  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`);
+  // A worker started while the broker is away waits for it.
+  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`, true);
   try {
     const kv = await crawlBucket(nc, opts.crawl, false);
     const { def, vector } = await readDefinition(kv);
@@ -91,9 +92,10 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
   try {
     const summary = await crawler.run();
     clearInterval(timer);
-    await status('ended').catch(() => {});
+    await status(summary.stopReason === 'paused' ? 'paused' : 'ended').catch(() => {});
     return summary;
   } finally {
+    await exchange.end(); // a paused or failed run stops taking messages too
     clearInterval(timer);
     process.off('SIGTERM', onSignal);
     crawler.close();
