@@ -9,6 +9,8 @@ await build({ ...common, entryPoints: ['electron/engine-host.ts'], outfile: 'dis
 await build({ ...common, entryPoints: ['core/api/simulation-worker.ts'], outfile: 'dist/electron/simulation-worker.cjs', format: 'cjs' });
 // The heavy jobs' worker thread: PageRank, evaluation, compare, export, graph export, partition (worker-jobs.ts starts it; engine-host.ts names this file).
 await build({ ...common, entryPoints: ['core/api/job-worker.ts'], outfile: 'dist/electron/job-worker.cjs', format: 'cjs' });
+// The Sites and Pages reads' worker threads (read-pool.ts starts them; engine-host.ts names this file).
+await build({ ...common, entryPoints: ['core/api/read-worker.ts'], outfile: 'dist/electron/read-worker.cjs', format: 'cjs' });
 // Each running crawl's own process (crawl-process.ts starts it with ELECTRON_RUN_AS_NODE; engine-host.ts names this file).
 await build({ ...common, entryPoints: ['core/api/crawl-runner.ts'], outfile: 'dist/electron/crawl-runner.cjs', format: 'cjs' });
 await build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs' });

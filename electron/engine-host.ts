@@ -19,5 +19,6 @@ const workspace = process.argv[2] ?? 'crawls';
 hostEngine({ onMessage: (cb) => port.on('message', (e) => cb(e.data)), post: (msg: RpcMessage) => port.postMessage(msg) }, workspace, {
   simulationWorker: join(__dirname, 'simulation-worker.cjs'),
   jobWorker: join(__dirname, 'job-worker.cjs'),
+  readWorker: join(__dirname, 'read-worker.cjs'),
   crawlRunner: join(__dirname, 'crawl-runner.cjs'),
 });

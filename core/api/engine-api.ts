@@ -220,6 +220,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     await this.ready;
     await this.graphs.close();
     await this.threads.close();
+    await this.reads.close();
     await this.analyses.close();
     await this.simulations.close();
     await this.exports.close();

@@ -11,14 +11,14 @@ import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { createCrawlFile } from './crawl-create.js';
 import { runnerLog } from './crawl-process.js';
-import { crawlSettingsDto, fileSize, parkedSites, recentErrors, sitesPage, storedSummary } from './crawl-queries.js';
+import { crawlSettingsDto, fileSize, parkedSites, recentErrors, storedSummary } from './crawl-queries.js';
 import { DemoWebs, demoWebPages, readDemoSidecar } from './demo-webs.js';
 import { SeedSourceSchema } from './limit-schemas.js';
 import { API_LIMITS, grouped } from './limits.js';
 import { LiveCrawls } from './live-crawls.js';
 import { resultWithoutPaths } from './message-paths.js';
-import { pageDetail, searchPages } from './page-queries.js';
 import { describePolicies } from './policies.js';
+import { ReadPool } from './read-pool.js';
 import { SeedUploads } from './seed-uploads.js';
 import { parseSeeds } from './seeds.js';
 import { CRAWL_ID, Workspace } from './workspace.js';
@@ -32,6 +32,8 @@ export interface CrawlsEngineOptions {
   demoPort?: number;
   /** The crawl runner's compiled file, run as its own process per crawl (Electron's bundle passes its own). */
   crawlRunner?: string;
+  /** The Sites and Pages reads' worker (read-pool.ts): its compiled file (Electron's bundle passes its own). */
+  readWorker?: string;
 }
 
 export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
@@ -44,6 +46,8 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
   protected readonly demos: DemoWebs;
   /** Seed files sent in chunks (uploadSeeds), until a crawl is created from them. */
   private readonly uploads = new SeedUploads();
+  /** listSites, searchPages and getPage, answered in worker threads (closed by EngineApi.close). */
+  protected readonly reads: ReadPool;
   /**
    * Resolves once the crawls still running from an earlier server (one that crashed) are
    * attached again: they run in their own processes, which outlive any server.
@@ -57,6 +61,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
     this.events.setMaxListeners(100);
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner });
+    this.reads = new ReadPool({ workerFile: opts.readWorker });
     this.ready = this.live.reattach();
   }
 
@@ -185,6 +190,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
     const reader = this.readerOf(id);
     if (reader) throw new CrawlError(ErrorCodes.DB_LOCKED, `${reader}; wait for it to end or cancel it before deleting the crawl`);
     await this.demos.stop(id);
+    await this.reads.settled(path); // a Sites or Pages read under way closes the file as it answers
     for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`)]) {
       rmSync(p, { recursive: true, force: true });
     }
@@ -197,15 +203,15 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
   }
 
   async listSites(id: string, query: C.SitesQuery = {}): Promise<C.SitesPage> {
-    return withCrawlReader(this.existing(id), (reader) => sitesPage(reader, query ?? {}));
+    return this.reads.run({ what: 'sites', path: this.existing(id), query });
   }
 
   async getPage(id: string, url: string, links?: number | C.PageLinksQuery): Promise<C.PageDetail | null> {
-    return withCrawlReader(this.existing(id), (reader) => pageDetail(reader, url ?? '', links));
+    return this.reads.run({ what: 'page', path: this.existing(id), url, links });
   }
 
   async searchPages(id: string, query: C.PageSearchQuery = {}): Promise<C.PageSearchDto> {
-    return withCrawlReader(this.existing(id), (reader) => searchPages(reader, query));
+    return this.reads.run({ what: 'search', path: this.existing(id), query });
   }
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {

@@ -1,0 +1,62 @@
+/**
+ * The Sites and Pages views' reads (listSites, searchPages, getPage) as messages: what
+ * read-pool.ts sends to a read worker (read-worker.ts), and what the worker does with one.
+ * Each read opens its own read-only connection (a fresh CrawlReader: a running crawl is read
+ * as of its last committed batch) and closes it before answering, so no thread holds a crawl
+ * file open between calls and a deleted crawl's files can go at once. The requests' fields
+ * are checked where they are today (sites-query.ts, pages-query.ts), once, in the worker.
+ */
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import { withMigratedCrawlReader } from '../store/crawl-reader.js';
+import type { PageDetail, PageSearchDto, SitesPage } from './contract.js';
+import { pageDetail, searchPages } from './page-queries.js';
+import { sitesPage } from './sites-query.js';
+
+export type CrawlRead =
+  | { what: 'sites'; path: string; query: unknown }
+  | { what: 'search'; path: string; query: unknown }
+  | { what: 'page'; path: string; url: unknown; links: unknown };
+
+export interface CrawlReadResults {
+  sites: SitesPage;
+  search: PageSearchDto;
+  page: PageDetail | null;
+}
+
+/** An error as it crosses a thread: a CrawlError keeps its code and field; any other error its message and stack. */
+export interface ReadError {
+  code: string | null;
+  message: string;
+  field?: string;
+  stack?: string;
+}
+
+export function runCrawlRead(read: CrawlRead): CrawlReadResults[CrawlRead['what']] {
+  switch (read.what) {
+    case 'sites':
+      return withMigratedCrawlReader(read.path, (reader) => sitesPage(reader, (read.query ?? {}) as Parameters<typeof sitesPage>[1]));
+    case 'search':
+      return withMigratedCrawlReader(read.path, (reader) => searchPages(reader, read.query));
+    case 'page':
+      return withMigratedCrawlReader(read.path, (reader) => pageDetail(reader, read.url ?? '', read.links));
+  }
+}
+
+export function toReadError(err: unknown): ReadError {
+  if (err instanceof CrawlError) return { code: err.code, message: err.message, ...(err.field !== undefined ? { field: err.field } : {}) };
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { code: null, message: e.message, stack: e.stack };
+}
+
+/** The error again on the calling thread: the same CrawlError, or an Error with the worker's message and stack. */
+export function fromReadError(e: ReadError): Error {
+  if (e.code !== null) return new CrawlError(e.code as ErrorCode, e.message, e.field !== undefined ? { field: e.field } : undefined);
+  const err = new Error(e.message);
+  if (e.stack) err.stack = e.stack;
+  return err;
+}
+
+/** A read the worker was not there to answer (it ended, or failed to start). */
+export function readLost(what: string, why: string): CrawlError {
+  return new CrawlError(ErrorCodes.INTERNAL, `${what}: the read worker ended before answering (${why})`);
+}
