@@ -1,3 +1,9 @@
+import { choCurve, crawlAndStopTable, thresholdTable, topTenthThreshold } from './cho-models.js';
+import { curveValues, measuredTruth, type MeasuredTruth } from './evaluate-measure.js';
+import type { MeasureExtras, OrderExtras } from './importance-report.js';
+import { paperThreshold } from './importance.js';
+import { CASTILLO_TAU_SAMPLE, DEFAULT_TAU_SEED, kendallTauSample } from './kendall-sample.js';
+import { checkMeasure, type MeasureOptions } from './measure.js';
 import { CrawlReader } from '../store/crawl-reader.js';
 import { loadCrawlGraph, pageRankByUrl } from './crawl-graph.js';
 import { kendallTauB } from './kendall.js';
@@ -7,51 +13,59 @@ import type { Evaluation } from './report.js';
 export interface EvaluateOptions {
   /** Another crawl whose PageRank (matched by canonical URL) is the truth. */
   oracle?: string;
-  /** Hot-page threshold G for Crawl & Stop with Threshold, on the normalised scale. */
+  /**
+   * Hot-page threshold G for Crawl & Stop with Threshold, on the measure's own scale (PageRank:
+   * normalised over the fetched pages). Default: the paper's G where it gives one (IB 100, IR
+   * with d = 0.9 summing to N 13), the topic rule for similarity, else the top 10%'s value.
+   */
   threshold?: number;
   /** Points kept in the curve (default 1000). */
   points?: number;
   /** Told each step and how far the whole evaluation is (0..1), for a progress bar. */
   progress?: (step: string, fraction: number) => void;
+  /** Pages in the sample of Kendall's tau reported beside the exact one (default 5,000, as Castillo). */
+  tauSample?: number;
+  tauSeed?: number;
+  /** Points of Cho's curves (default 100). */
+  choPoints?: number;
 }
 
 export type { CurvePoint, Evaluation } from './report.js';
 
-const STOP_PERCENTS = [1, 5, 10, 25, 50];
-const THRESHOLD_PERCENTS = [10, 25, 50, 75];
+/** What `crawlbench eval` reports: the evaluation, its measure, the sampled tau and Cho's curves. */
+export type MeasuredEvaluation = Evaluation & MeasureExtras & OrderExtras;
+
 const PAGERANK_SHARES = [0.5, 0.8, 0.95];
 
 /**
  * Quality of a finished crawl (docs/design.md section 4). The truth is the PageRank of the
  * complete crawled graph (every known page a node; a stored fresh run is reused), or of an
- * oracle crawl matched by URL (pages it lacks get 0). Either way the values of the pages
- * this crawl fetched are normalised to sum 1, so every curve ends at 1.
+ * oracle crawl matched by URL (pages it lacks get 0); or another of Cho et al.'s measures
+ * (section 4.8: backlinks, IR, similarity to a query, location) of either. Either way the
+ * values of the pages this crawl fetched are normalised to sum 1, so every curve ends at 1;
+ * hot pages are judged on the measure's own scale.
  */
-export function evaluateCrawl(dbPath: string, opts: EvaluateOptions = {}): Evaluation {
+export function evaluateCrawl(dbPath: string, opts: EvaluateOptions & MeasureOptions = {}): MeasuredEvaluation {
+  checkMeasure(opts);
   const reader = CrawlReader.open(dbPath); // first, so a bad DB fails before any work
-  let truthByUrl: Map<string, number> | undefined;
   let fetched: FetchedPages;
   let truth: Evaluation['truth'];
   let damping = DEFAULT_DAMPING;
+  let measured: MeasuredTruth | null = null;
+  let covered = 1;
   const tell = (step: string, fraction: number) => opts.progress?.(step, fraction);
   try {
-    if (opts.oracle !== undefined) {
-      tell("reading the oracle crawl's PageRank", 0);
-      truthByUrl = pageRankByUrl(opts.oracle);
-    }
     tell('reading the pages in fetch order', 0.05);
     fetched = readFetched(reader);
-    if (truthByUrl) {
-      truth = 'oracle';
-      const oracle = truthByUrl;
-      fetched.urls.forEach((url, i) => (fetched.values[i] = oracle.get(url) ?? 0));
+    if ((opts.measure ?? 'pagerank') !== 'pagerank' || opts.damping !== undefined) {
+      tell(`computing ${opts.measure ?? 'pagerank'}`, 0.15);
+      measured = measuredTruth(reader, fetched, opts);
+      truth = opts.oracle !== undefined ? 'oracle' : 'computed';
+      damping = measured.info.damping ?? NaN;
+      covered = measured.covered;
+      fetched.values = curveValues(measured.raw);
     } else {
-      const run = reader.latestFreshRun('page');
-      truth = run ? 'stored' : 'computed';
-      if (run) damping = run.damping;
-      tell(run ? 'reading the stored PageRank' : 'reading the link graph (no PageRank stored)', 0.15);
-      const byId = run ? new Map(reader.pageRunValues(run.id)) : computeById(reader, tell);
-      fetched.ids.forEach((id, i) => (fetched.values[i] = byId.get(id) ?? 0));
+      ({ truth, damping, covered } = pageRankTruth(reader, fetched, opts, tell));
     }
   } finally {
     reader.close();
@@ -59,15 +73,33 @@ export function evaluateCrawl(dbPath: string, opts: EvaluateOptions = {}): Evalu
   tell("Kendall's tau, Crawl & Stop and the curves", 0.8);
   const total = fetched.values.reduce((a, b) => a + b, 0);
   if (total > 0) for (let i = 0; i < fetched.values.length; i++) fetched.values[i]! /= total;
-  const covered = truthByUrl ? Math.min(1, total / sumOf(truthByUrl.values())) : 1;
-  return {
-    db: dbPath,
-    oracle: opts.oracle ?? null,
-    truth,
-    damping,
-    truthCovered: covered,
-    ...metrics(fetched, opts),
-  };
+  const measure = measured?.info ?? { name: 'pagerank', scale: 'PageRank normalised over the fetched pages', damping, text: null, query: null, location: null, hot: 'threshold' };
+  // The threshold applies on the measure's own scale; the topic rule's hot pages are 1s.
+  const hot = measured?.hot && opts.threshold === undefined ? { raw: Float64Array.from(measured.hot), threshold: 1 } : null;
+  const threshold = opts.threshold ?? (measured ? paperThreshold(measure.name, damping, opts.scale ?? 'n') ?? undefined : undefined);
+  const m = metrics(fetched, { ...opts, raw: hot?.raw ?? measured?.raw, threshold: hot?.threshold ?? threshold });
+  return { db: dbPath, oracle: opts.oracle ?? null, truth, damping, truthCovered: covered, measure, ...m };
+}
+
+/** PageRank as the truth: the oracle's by URL, else this crawl's stored run, else computed now. */
+function pageRankTruth(
+  reader: CrawlReader,
+  fetched: FetchedPages,
+  opts: EvaluateOptions,
+  tell: (step: string, fraction: number) => void,
+): { truth: Evaluation['truth']; damping: number; covered: number } {
+  if (opts.oracle !== undefined) {
+    tell("reading the oracle crawl's PageRank", 0.1);
+    const oracle = pageRankByUrl(opts.oracle);
+    fetched.urls.forEach((url, i) => (fetched.values[i] = oracle.get(url) ?? 0));
+    const total = fetched.values.reduce((a, b) => a + b, 0);
+    return { truth: 'oracle', damping: DEFAULT_DAMPING, covered: Math.min(1, total / sumOf(oracle.values())) };
+  }
+  const run = reader.latestFreshRun('page');
+  tell(run ? 'reading the stored PageRank' : 'reading the link graph (no PageRank stored)', 0.15);
+  const byId = run ? new Map(reader.pageRunValues(run.id)) : computeById(reader, tell);
+  fetched.ids.forEach((id, i) => (fetched.values[i] = byId.get(id) ?? 0));
+  return { truth: run ? 'stored' : 'computed', damping: run ? run.damping : DEFAULT_DAMPING, covered: 1 };
 }
 
 interface FetchedPages {
@@ -109,8 +141,8 @@ function sumOf(values: Iterable<number>): number {
 /** Everything that depends only on the fetch order and the (normalised) values. */
 export function metrics(
   f: { values: Float64Array; times: Float64Array },
-  opts: EvaluateOptions = {},
-): Omit<Evaluation, 'db' | 'oracle' | 'truth' | 'damping' | 'truthCovered'> {
+  opts: EvaluateOptions & { raw?: Float64Array } = {},
+): Omit<Evaluation, 'db' | 'oracle' | 'truth' | 'damping' | 'truthCovered'> & OrderExtras {
   const v = f.values;
   const n = v.length;
   const sorted = Float64Array.from(v).sort().reverse(); // descending
@@ -126,31 +158,12 @@ export function metrics(
   for (let i = 0; i < n; i++) position[i] = -i; // earlier fetch = larger x
   const kendallTau = kendallTauB(position, v);
 
-  const crawlAndStop = STOP_PERCENTS.map((percent) => {
-    const k = Math.max(1, Math.ceil((n * percent) / 100));
-    if (n === 0) return { percent, k: 0, share: NaN };
-    // Ties at the K-th value: the tied pages share the top-K slots left after the larger ones.
-    const t = sorted[Math.min(k, n) - 1]!;
-    let above = 0;
-    while (above < n && sorted[above]! > t) above++;
-    let greater = 0;
-    let equal = 0;
-    for (let i = 0; i < Math.min(k, n); i++) {
-      if (v[i]! > t) greater++;
-      else if (v[i] === t) equal++;
-    }
-    return { percent, k, share: (greater + Math.min(equal, k - above)) / k };
-  });
-
-  const g = opts.threshold ?? (n > 0 ? sorted[Math.max(1, Math.ceil(n / 10)) - 1]! : 0);
-  let hotPages = 0;
-  for (let i = 0; i < n; i++) if (v[i]! >= g) hotPages++;
-  const fetchedHot = THRESHOLD_PERCENTS.map((percent) => {
-    const k = Math.ceil((n * percent) / 100);
-    let hot = 0;
-    for (let i = 0; i < k; i++) if (v[i]! >= g) hot++;
-    return { percent, share: hotPages > 0 ? hot / hotPages : null };
-  });
+  const crawlAndStop = crawlAndStopTable(v, sorted);
+  // The threshold applies on the measure's own scale (opts.raw), else on the values themselves.
+  const raw = opts.raw ?? v;
+  const g = opts.threshold ?? topTenthThreshold(raw);
+  const tauSize = opts.tauSample ?? CASTILLO_TAU_SAMPLE;
+  const tauSeed = opts.tauSeed ?? DEFAULT_TAU_SEED;
 
   const pagesForPageRank = PAGERANK_SHARES.map((share) => {
     let i = 1;
@@ -165,8 +178,10 @@ export function metrics(
     averageCumulativePageRank: area(cum),
     upperBoundAverage: area(best),
     kendallTau,
+    kendallTauSampled: { size: Math.min(tauSize, n), seed: tauSeed, tau: kendallTauSample(position, v, tauSize, tauSeed) },
     crawlAndStop,
-    threshold: { g, hotPages, fetched: fetchedHot },
+    threshold: thresholdTable(raw, g),
+    choCurve: choCurve(v, raw, g, opts.choPoints ?? 100),
     pagesForPageRank,
     curve: sampleIndices(n, opts.points ?? 1000).map((i) => ({
       fractionPages: n > 0 ? i / n : 0,

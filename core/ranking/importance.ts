@@ -1,4 +1,5 @@
 import type { CsrGraph } from './csr.js';
+import type { IrScale, LocationKind, MeasureName } from './importance-report.js';
 import { pagerank, type PageRankOptions } from './pagerank.js';
 
 /**
@@ -9,8 +10,8 @@ import { pagerank, type PageRankOptions } from './pagerank.js';
  */
 
 /** The measures `crawlbench eval --measure` and the simulator take. */
-export const MEASURES = ['pagerank', 'backlinks', 'ir', 'similarity', 'location'] as const;
-export type MeasureName = (typeof MEASURES)[number];
+export const MEASURES: readonly MeasureName[] = ['pagerank', 'backlinks', 'ir', 'similarity', 'location'];
+export type { IrScale, LocationKind, MeasureName } from './importance-report.js';
 
 /** Cho et al. used d = 0.9 for IR and IR' (§6). */
 export const CHO_DAMPING = 0.9;
@@ -29,8 +30,6 @@ export function backlinkCounts(g: CsrGraph): Float64Array {
   return out;
 }
 
-export type IrScale = 'n' | '1';
-
 /**
  * IR(P) = (1 − d) + d · Σ IR(T_i)/c_i with a page without out-links linking to every page
  * (§2): crawlbench's PageRank (docs/design.md section 4.1) times N, so the values sum to N and
@@ -43,8 +42,7 @@ export function irValues(g: CsrGraph, opts: Omit<PageRankOptions, 'damping'> & {
   return ranks;
 }
 
-export const LOCATION_KINDS = ['slashes', 'com', 'home'] as const;
-export type LocationKind = (typeof LOCATION_KINDS)[number];
+export const LOCATION_KINDS: readonly LocationKind[] = ['slashes', 'com', 'home'];
 
 /**
  * IL(P), a function of the URL alone (§2, "Location Metric"). The paper names three: URLs with

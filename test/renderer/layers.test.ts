@@ -16,7 +16,8 @@
  *   1      fetch      -
  *   1      parse      fetch      page-parser decodes bodies with fetch/decode
  *   1      robots     -
- *   1      ranking    store      reads crawls through the store
+ *   1      ranking    store,     reads crawls through the store, page text through parse
+ *                      parse
  *   1      testweb    dataset    writes and reads graph files
  *   2      scheduler  -          owns the Policy interface (as Heritrix's frontier owns its policies)
  *   3      policies   -
@@ -59,7 +60,7 @@ const LAYERS: Record<string, [number, string[]]> = {
   fetch: [1, []],
   parse: [1, ['fetch']],
   robots: [1, []],
-  ranking: [1, ['store']],
+  ranking: [1, ['store', 'parse']],
   testweb: [1, ['dataset']],
   scheduler: [2, []],
   policies: [3, []],
