@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { badOption } from '../errors.js';
 import type { MeasuredEvaluation } from '../ranking/evaluate.js';
-import type { ChoPoint, MeasureInfo } from '../ranking/importance-report.js';
+import type { ChoPoint, MeasureInfo } from '../ranking/report.js';
 import type { MeasureOptions } from '../ranking/measure.js';
 import { choiceFlag, intFlag, rangeFlag } from './args.js';
 

@@ -6,6 +6,8 @@ import { speedupGrid, type GridCell } from '../simulator/speedup.js';
 import { choiceFlag, durationFlag, intFlag, listFlag, rangeFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
+import { MEASURE_OPTIONS, MEASURE_USAGE, measureFlags } from './eval-measure-flags.js';
+import { choCsvSeries, choText, writeChoCsv } from './simulate-cho.js';
 
 const USAGE = `crawlbench simulate --graph SOURCE --policy P[,P...|all] [options]
 
@@ -21,6 +23,7 @@ the seeds.
   --r N[,N...]           simultaneous connections (default 256)
   --w DURATION           wait between connections to a site (default 15s)
 ${SMALL_SITE_USAGE}
+${MEASURE_USAGE}
   --c N[,N...]           requests per keep-alive connection (default 1)
   --bandwidth B[,B...]   the crawler's bandwidth in bytes/s (200, 20KB, 2MB...; default unlimited)
                          Several values of --r, --c or --bandwidth: a speed-up table for one policy
@@ -52,6 +55,7 @@ const OPTIONS = {
   r: { type: 'string' },
   w: { type: 'string' },
   ...SMALL_SITE_OPTIONS,
+  ...MEASURE_OPTIONS,
   c: { type: 'string' },
   bandwidth: { type: 'string' },
   batch: { type: 'string' },
@@ -125,8 +129,9 @@ export const simulateCommand = defineCommand({
       return 0;
     }
 
-    const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, onProgress: progress });
+    const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, measure: measureFlags(flags), onProgress: progress });
     if (csv !== undefined) writeCurves(csv, report);
+    if (flags['cho-csv'] !== undefined) writeChoCsv(flags['cho-csv'], report);
     process.stdout.write((flags.json ? JSON.stringify(report) : reportText(report)) + '\n');
     return 0;
   },
@@ -175,7 +180,7 @@ function writeCurves(path: string, report: SimulateReport): void {
     for (const c of p.curve) lines.push(`pagerank_by_seconds,${p.policy},${c.seconds},${c.cumulativePageRank}`);
     p.openSeries.t.forEach((t, i) => lines.push(`open_connections,${p.policy},${t / 1000},${p.openSeries.open[i]}`));
   }
-  write(path, lines);
+  write(path, [...lines, ...choCsvSeries(report)]);
 }
 
 export function bw(b: number): string {
@@ -215,6 +220,7 @@ export function reportText(r: SimulateReport): string {
     ...rows.map(line),
     '',
     `  (random order: 0.500; best possible order: ${best === undefined ? '-' : f3(best)}; "50% PR at" = share of the pages fetched when half the PageRank was in)`,
+    ...choText(r),
   ].join('\n');
 }
 

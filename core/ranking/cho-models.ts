@@ -3,9 +3,9 @@
  * 4.6), as points and as curves: `crawlbench eval` and the simulator both call these, so a
  * crawl and a simulated crawl are scored by one piece of code.
  */
-import type { ChoPoint } from './importance-report.js';
+import type { ChoPoint } from './report.js';
 
-export type { ChoPoint } from './importance-report.js';
+export type { ChoPoint } from './report.js';
 
 /** Crawl & Stop reported at K = ⌈n·p/100⌉ for these p. */
 export const STOP_PERCENTS = [1, 5, 10, 25, 50];
@@ -44,12 +44,13 @@ export function crawlAndStopTable(v: ArrayLike<number>, sorted: ArrayLike<number
 
 /**
  * Crawl & Stop with Threshold: pages whose value (on the measure's own scale) is at least g
- * are hot; the share of them fetched after each of THRESHOLD_PERCENTS of the crawl.
+ * are hot; the share of them fetched after each of THRESHOLD_PERCENTS of the crawl. `hotTotal`:
+ * the hot pages of the whole web (the simulator's reachable graph), by default those fetched.
  */
-export function thresholdTable(raw: ArrayLike<number>, g: number): { g: number; hotPages: number; fetched: Array<{ percent: number; share: number | null }> } {
+export function thresholdTable(raw: ArrayLike<number>, g: number, hotTotal?: number): { g: number; hotPages: number; fetched: Array<{ percent: number; share: number | null }> } {
   const n = raw.length;
   const hot = hotPrefix(raw, g);
-  const hotPages = hot[n]!;
+  const hotPages = hotTotal ?? hot[n]!;
   const fetched = THRESHOLD_PERCENTS.map((percent) => {
     const k = Math.ceil((n * percent) / 100);
     return { percent, share: hotPages > 0 ? hot[k]! / hotPages : null };
@@ -67,14 +68,16 @@ function hotPrefix(raw: ArrayLike<number>, g: number): Uint32Array {
 /**
  * Both measures as curves against the share of pages fetched, at about `points` values of K
  * (Cho et al.'s Graphs 1 to 7 draw them so): `v` in fetch order, `raw` the same values on the
- * measure's own scale (for the threshold), g the threshold.
+ * measure's own scale (for the threshold), g the threshold. `all`: the values of the whole web
+ * in decreasing order and its hot pages (the simulator's reachable graph), by default the
+ * fetched pages'.
  */
-export function choCurve(v: ArrayLike<number>, raw: ArrayLike<number>, g: number, points: number): ChoPoint[] {
+export function choCurve(v: ArrayLike<number>, raw: ArrayLike<number>, g: number, points: number, all?: { sorted: ArrayLike<number>; hotTotal: number }): ChoPoint[] {
   const n = v.length;
   if (n === 0) return [];
-  const sorted = Float64Array.from(v).sort().reverse();
+  const sorted = all?.sorted ?? Float64Array.from(v).sort().reverse();
   const hot = hotPrefix(raw, g);
-  const total = hot[n]!;
+  const total = all?.hotTotal ?? hot[n]!;
   const ks: number[] = [];
   const m = Math.max(2, Math.min(points, n));
   for (let j = 1; j <= m; j++) {

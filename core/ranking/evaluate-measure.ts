@@ -1,5 +1,5 @@
 import type { CrawlReader } from '../store/crawl-reader.js';
-import type { MeasureInfo } from './importance-report.js';
+import type { MeasureInfo } from './report.js';
 import { measureById, measureByUrl, type MeasureOptions } from './measure.js';
 
 /** A measure's truth on the fetched pages of a crawl, in fetch order. */

@@ -1,6 +1,6 @@
 import { choCurve, crawlAndStopTable, thresholdTable, topTenthThreshold } from './cho-models.js';
 import { curveValues, measuredTruth, type MeasuredTruth } from './evaluate-measure.js';
-import type { MeasureExtras, OrderExtras } from './importance-report.js';
+import type { MeasureExtras, OrderExtras } from './report.js';
 import { paperThreshold } from './importance.js';
 import { CASTILLO_TAU_SAMPLE, DEFAULT_TAU_SEED, kendallTauSample } from './kendall-sample.js';
 import { checkMeasure, type MeasureOptions } from './measure.js';

@@ -1,5 +1,5 @@
 import type { CsrGraph } from './csr.js';
-import type { IrScale, LocationKind, MeasureName } from './importance-report.js';
+import type { IrScale, LocationKind, MeasureName } from './report.js';
 import { pagerank, type PageRankOptions } from './pagerank.js';
 
 /**
@@ -11,7 +11,7 @@ import { pagerank, type PageRankOptions } from './pagerank.js';
 
 /** The measures `crawlbench eval --measure` and the simulator take. */
 export const MEASURES: readonly MeasureName[] = ['pagerank', 'backlinks', 'ir', 'similarity', 'location'];
-export type { IrScale, LocationKind, MeasureName } from './importance-report.js';
+export type { IrScale, LocationKind, MeasureName } from './report.js';
 
 /** Cho et al. used d = 0.9 for IR and IR' (§6). */
 export const CHO_DAMPING = 0.9;

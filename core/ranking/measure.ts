@@ -1,13 +1,13 @@
 import { badOption } from '../errors.js';
 import { CrawlReader, withCrawlReader } from '../store/crawl-reader.js';
 import { loadCrawlGraph } from './crawl-graph.js';
-import type { MeasureInfo } from './importance-report.js';
+import type { MeasureInfo } from './report.js';
 import { backlinkCounts, CHO_DAMPING, irValues, locationScore, type IrScale, type LocationKind, type MeasureName } from './importance.js';
 import { pageTexts, textSource, words, type PageText } from './page-text.js';
 import { DEFAULT_DAMPING } from './pagerank.js';
 import { similarityScores, topicHotByContent } from './similarity.js';
 
-export type { MeasureInfo } from './importance-report.js';
+export type { MeasureInfo } from './report.js';
 
 /** Which importance a fetch order is measured against (docs/design.md section 4.8). */
 export interface MeasureOptions {

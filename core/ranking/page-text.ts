@@ -1,9 +1,9 @@
 import { captureText } from '../parse/capture-text.js';
 import { ContentReader } from '../store/content-reader.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
-import type { TextSource } from './importance-report.js';
+import type { TextSource } from './report.js';
 
-export type { TextSource } from './importance-report.js';
+export type { TextSource } from './report.js';
 export { htmlText } from '../parse/capture-text.js';
 
 /** The words of a page as the similarity measure and the topic test read them. */

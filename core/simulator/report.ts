@@ -1,9 +1,10 @@
 /**
  * What `crawlbench simulate` reports, as types only: the simulator builds it (simulate.ts), the
  * CLI prints it, the API carries it as JSON (the simulate contract) and the renderer draws it.
- * Imports nothing, so the renderer may import it (browser-safe, see
+ * Imports only ranking's result types, so the renderer may import it (browser-safe, see
  * test/renderer/layers.test.ts).
  */
+import type { ChoPoint, MeasureInfo } from '../ranking/report.js';
 
 export interface PolicyOutcome {
   policy: string;
@@ -11,6 +12,18 @@ export interface PolicyOutcome {
   averageCumulativePageRank: number;
   upperBoundAverage: number;
   kendallTau: number;
+  /** Kendall's tau-b on a seeded sample of `size` pages (Castillo's 5,000), beside kendallTau over all. */
+  kendallTauSampled: { size: number; seed: number; tau: number };
+  /**
+   * Cho et al.'s Crawl & Stop and Crawl & Stop with Threshold on the report's measure (the top K
+   * and the hot pages of the reachable graph), as points and as curves; null where not computed
+   * (the speed-up table).
+   */
+  cho: {
+    crawlAndStop: Array<{ percent: number; k: number; share: number }>;
+    threshold: { g: number; hotPages: number; fetched: Array<{ percent: number; share: number | null }> };
+    curve: ChoPoint[];
+  } | null;
   /** Pages fetched when 50%, 80%, 95% of the PageRank was reached (null: never). */
   pagesAt: { share: number; pages: number | null; fraction: number | null }[];
   /** Share of the graph's PageRank (reachable part) on the fetched pages. */
@@ -36,6 +49,8 @@ export interface SimulateReport {
   settings: { r: number; w: number; wSmall: number | null; smallSite: number | null; c: number; bandwidth: number; latency: boolean; networkSeed: number; batch: number | null; perIp: boolean };
   history: { source: string; pages: number } | null;
   loadSeconds: number;
+  /** The measure of Cho et al.'s models, its hot-page threshold G and the reachable pages at or above it. */
+  measure: MeasureInfo & { g: number; hotPages: number };
   policies: PolicyOutcome[];
 }
 

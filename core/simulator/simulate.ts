@@ -1,11 +1,13 @@
 import { badOption } from '../errors.js';
 import { pageRankByUrl } from '../ranking/crawl-graph.js';
 import { metrics } from '../ranking/evaluate.js';
+import type { MeasureOptions } from '../ranking/measure.js';
 import { listPolicies } from '../policies/registry.js';
 import type { SiteKeyMode } from '../url/site-key.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
 import { Simulation, siteAddress, type SimulationResult } from './simulation.js';
 import type { PolicyOutcome, SimulateReport } from './report.js';
+import { choOutcome, simMeasure, type SimMeasure } from './sim-measure.js';
 import { smallSiteWait } from './small-sites.js';
 import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
 
@@ -44,6 +46,8 @@ export interface SimulateOptions {
   perIp?: boolean;
   /** Points kept per curve. */
   points?: number;
+  /** The measure Cho et al.'s models score the orders by (default PageRank; docs/design.md section 4.8). */
+  measure?: MeasureOptions & { threshold?: number };
   onProgress?: (msg: string) => void;
   /**
    * Structured progress for a UI: at each policy's start (fetched 0) and every
@@ -110,6 +114,7 @@ export function simulate(opts: SimulateOptions): SimulateReport {
   const p = prepare(opts);
   log(`graph ${opts.graph}: ${p.g.n} pages, ${p.g.graph.targets.length} links, ${p.g.sites.length} sites; ${p.reachableCount} reachable from ${p.seeds.length} seeds (${p.loadSeconds.toFixed(1)} s)`);
   const { history, historySource } = historyFor(names, opts, p);
+  const measured = simMeasure(p, opts.measure ?? {});
   const policies: PolicyOutcome[] = [];
   const most = Math.min(p.reachableCount, opts.maxPages ?? Infinity);
   for (const [index, name] of names.entries()) {
@@ -118,7 +123,7 @@ export function simulate(opts: SimulateOptions): SimulateReport {
     const at = (fetched: number) => tick?.({ policy: name, index, count: names.length, fetched, pages: most });
     at(0);
     const result = runOne(p, name, opts, history, historySource, tick ? at : undefined);
-    const outcome = evaluateRun(result, p.truth, opts.points ?? 400);
+    const outcome = evaluateRun(result, p.truth, opts.points ?? 400, measured);
     log(
       `  ${name}: ${outcome.pagesFetched} pages, avg cumulative PageRank ${outcome.averageCumulativePageRank.toFixed(3)}, ` +
         `tau ${outcome.kendallTau.toFixed(3)}, ${formatDuration(outcome.simulatedSeconds)} simulated, ${outcome.wallSeconds.toFixed(1)} s`,
@@ -147,6 +152,7 @@ export function simulate(opts: SimulateOptions): SimulateReport {
     },
     history: historySource === null ? null : { source: historySource, pages: history!.size },
     loadSeconds: p.loadSeconds,
+    measure: { ...measured.info, g: measured.g, hotPages: measured.hotTotal },
     policies,
   };
 }
@@ -210,7 +216,7 @@ export function runOne(
   }).run();
 }
 
-export function evaluateRun(r: SimulationResult, truth: Float64Array, points: number): PolicyOutcome {
+export function evaluateRun(r: SimulationResult, truth: Float64Array, points: number, measured?: SimMeasure): PolicyOutcome {
   const values = new Float64Array(r.pagesFetched);
   let covered = 0;
   for (let i = 0; i < r.pagesFetched; i++) covered += values[i] = truth[r.order[i]!]!;
@@ -221,6 +227,8 @@ export function evaluateRun(r: SimulationResult, truth: Float64Array, points: nu
     averageCumulativePageRank: m.averageCumulativePageRank,
     upperBoundAverage: m.upperBoundAverage,
     kendallTau: m.kendallTau,
+    kendallTauSampled: m.kendallTauSampled,
+    cho: measured ? choOutcome(r.order, measured, 100) : null,
     pagesAt: [0.5, 0.8, 0.95].map((share) => {
       // Shares of the whole graph's (reachable) PageRank, not only of what was fetched.
       let i = 0;
