@@ -36,6 +36,8 @@ const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 unt
   --tls SHARE            serve this share of the sites (0..1) over TLS too, on the same port, with
                          certificates from a test CA; with --faults, the TLS fault sites as well
   --tls-both SHARE       of the sites on TLS, the share also on http, redirecting to https (default 0.33)
+  --handshake-rtt        a connection's first answer waits the site's latency once more (the round
+                         trip of a TCP handshake), so that a new connection per page costs what it does
   --keep-alive-header    every site says its keep-alive limit on each response before the last
                          (Keep-Alive: timeout=15, max=requests left), as Apache does
   --quality zipf         give pages a quality from a Zipf law (1/i, in a random order from
@@ -69,6 +71,7 @@ const OPTIONS = {
   'ca-out': { type: 'string' },
   validators: { type: 'boolean' },
   'keep-alive-header': { type: 'boolean' },
+  'handshake-rtt': { type: 'boolean' },
   quality: { type: 'string' },
   'qualities-out': { type: 'string' },
 } as const;
@@ -135,6 +138,7 @@ export const testwebCommand = defineCommand({
       logFile: flags.log,
       memoryLog: false,
       bindPerSite: !!flags['bind-per-site'],
+      handshakeRtt: !!flags['handshake-rtt'],
     });
     const port = await server.start();
     const seeds = seedUrls(web, port);

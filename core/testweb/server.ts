@@ -46,6 +46,12 @@ export interface TestWebServerOptions {
    * 304 only for a page that did not change (validators.ts). Default false (a hash per page).
    */
   validators?: boolean;
+  /**
+   * A connection's first request waits its site's latency once more before it is answered, as
+   * the TCP handshake costs a round trip before the first request (the crawl-ability paper's
+   * HTTP/1.0 against keep-alive, its section 3.1). Default false.
+   */
+  handshakeRtt?: boolean;
   /** Idle keep-alive timeout; default 15000 ms (Apache's default). */
   keepAliveTimeoutMs?: number;
   /**
@@ -251,6 +257,14 @@ export class TestWebServer {
       head: req.method === 'HEAD',
     };
     if (!site) return notFound(ctx);
+    // A new connection's first answer waits one more latency: the round trip of the TCP handshake.
+    if (n === 1 && this.opts.handshakeRtt && site.latencyMs > 0) return later(ctx, scaled(ctx, site.latencyMs), () => this.route(ctx, site, encrypted));
+    this.route(ctx, site, encrypted);
+  }
+
+  /** Answers a request for a known site. */
+  private route(ctx: Ctx, site: SiteInfo, encrypted: boolean): void {
+    const { req, host, path } = ctx;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(ctx, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }, 'Method not allowed\n');
     }
