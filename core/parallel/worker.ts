@@ -8,13 +8,14 @@
  * Every 500 ms it writes its status to the crawl's bucket (status.I) and reads whether the
  * coordinator has ended the crawl (the key `end`).
  */
-import { mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
+import { discover } from '../engine/discovery.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { ExchangeStore } from '../store/exchange-store.js';
 import { Assignment } from './assignment.js';
@@ -58,13 +59,37 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
   }
 }
 
+/**
+ * The part's crawl: resumed from its database, or created. A worker killed while creating it
+ * leaves a file without settings (made again) or without its seeds (discovered again).
+ */
+function openPart(path: string, def: ParallelDefinition, maxPages: number | null, exchange: PartExchange): Crawler {
+  if (existsSync(path)) {
+    let crawler: Crawler | null = null;
+    try {
+      crawler = Crawler.open(path, maxPages === null ? {} : { maxPages }, { parts: exchange });
+    } catch (err) {
+      if ((err as CrawlError).code !== ErrorCodes.DB_NOT_A_CRAWL) throw err;
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    }
+    if (crawler) {
+      const { store } = crawler.ctx;
+      if (store.totals().pagesKnown === 0) {
+        store.begin();
+        for (const url of crawler.settings.seeds) discover(crawler.ctx, { url, depth: 0, parentId: null, redirects: 0, anchor: null, nofollow: false });
+        store.commit();
+      }
+      return crawler;
+    }
+  }
+  return Crawler.create(path, { ...def.settings, maxPages }, { parts: exchange });
+}
+
 async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void): Promise<CrawlSummary> {
   const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note);
   const path = partDbPath(dir, part);
   const maxPages = def.maxPagesShare?.[part] ?? null;
-  const crawler = existsSync(path)
-    ? Crawler.open(path, maxPages === null ? {} : { maxPages }, { parts: exchange })
-    : Crawler.create(path, { ...def.settings, maxPages }, { parts: exchange });
+  const crawler = openPart(path, def, maxPages, exchange);
   const store = new ExchangeStore(crawler.ctx.store.db, part);
   exchange.attach(crawler, store);
   let beat = 0;

@@ -1,0 +1,200 @@
+/**
+ * The parallel crawl (issue 25) end to end: the built `crawlbench crawl --parts 4` against a
+ * real nats-server (the embedded one it starts) and the real test web, each parallel crawl
+ * merged and compared with a single-process crawl of the same web: the same fetched URLs, and
+ * the link exchange it measured equal to partition-eval's prediction for the same assignment
+ * on the single crawl's graph. Then the faults: a worker killed with SIGKILL mid-crawl,
+ * nats-server stopped (SIGSTOP) for 10 s, nats-server killed (SIGKILL) and started again by the
+ * coordinator; and the refusals.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, expect, it } from 'vitest';
+import Sqlite from '../../core/store/sqlite.js';
+import { generateWeb } from '../../core/testweb/generator.js';
+import { seedUrls } from '../../core/testweb/web.js';
+import { BIN, crawlbench, run, type RunResult } from '../helpers/run.js';
+import { tmpDir } from '../helpers/tmp.js';
+import { serve } from '../helpers/web.js';
+import { describeWith, itWith, refPath } from '../references.js';
+
+const dir = tmpDir('crawlbench-parallel-');
+
+interface Summary {
+  merge: { pagesFetched: number; fetchedTwice: number; workers: { part: number; pagesFetched: number }[]; exchange: { direction: string; messages: number }[] };
+  measured: { messages: number; volume: number };
+  prediction: { messages: number; volume: number } | null;
+  workerRestarts: number;
+  brokerRestarts: number;
+}
+
+function fetchedUrls(db: string): string[] {
+  const d = new Sqlite(db, { readonly: true });
+  try {
+    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
+  } finally {
+    d.close();
+  }
+}
+
+/** Starts `crawlbench crawl --parts 4 ...` and resolves with its result; `during` runs while it crawls. */
+function parallelCrawl(db: string, args: string[], during?: (partsDir: string) => Promise<void>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b));
+    child.stderr.on('data', (b: Buffer) => (stderr += b));
+    child.on('error', reject);
+    // A crawl that does not end is interrupted (it pauses) so that the test says what it printed.
+    const guard = setTimeout(() => child.kill('SIGINT'), 100_000);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+    if (during) void during(db.replace(/\.db$/, '.parts')).catch(reject);
+  });
+}
+
+/** The crawl's processes once the coordinator has written them (coordinator.json). */
+async function processes(partsDir: string): Promise<{ brokerPid: number; workers: number[] }> {
+  const file = join(partsDir, 'coordinator.json');
+  for (let i = 0; i < 200; i++) {
+    if (existsSync(file)) {
+      const p = JSON.parse(readFileSync(file, 'utf8')) as { brokerPid: number; workers: number[] };
+      if (p.workers.length === 4) return p;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the coordinator wrote no coordinator.json');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream', async () => {
+  // 600 pages on 24 sites; a latency so that a crawl lasts long enough for the faults.
+  const web = generateWeb({ seed: 25, sites: 24, pages: 600, latency: { maxMs: 5 } });
+  const { port } = await serve(web);
+  const seeds = join(dir, 'seeds.txt');
+  writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
+  const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
+  const single = join(dir, 'single.db');
+  let truth: string[] = [];
+
+  beforeAll(async () => {
+    const r = await crawlbench(['crawl', '--db', single, ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    truth = fetchedUrls(single);
+    expect(truth.length).toBeGreaterThan(500);
+  }, 120_000);
+
+  /** Runs one parallel crawl; checks the merge against the single crawl and the exchange against the prediction. */
+  async function crawlAndCompare(name: string, assign: string[], during?: (partsDir: string) => Promise<void>): Promise<Summary> {
+    const db = join(dir, `${name}.db`);
+    const r = await parallelCrawl(db, [...flags, '--parts', '4', ...assign, '--predict-from', single, '--json'], during);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout, r.stderr).toMatch(/^\{/);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(fetchedUrls(db)).toEqual(truth);
+    expect(s.merge.pagesFetched).toBe(truth.length);
+    // Every part fetched something: the work was shared.
+    for (const w of s.merge.workers) expect(w.pagesFetched).toBeGreaterThan(0);
+    return s;
+  }
+
+  it('a site hash: the merged crawl is the single crawl, the exchange is partition-eval\'s prediction; the same crawl started twice is refused', async () => {
+    let second: RunResult | null = null;
+    const s = await crawlAndCompare('site-hash', ['--model', 'site', '--assign', 'hash'], async (parts) => {
+      await processes(parts);
+      second = await crawlbench(['crawl', '--db', join(dir, 'site-hash.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash']);
+    });
+    expect(second!.code).toBe(2);
+    expect(second!.stderr).toMatch(/already running.*\[CRAWL_PARALLEL_CRAWL_RUNNING\]/);
+    expect(s.prediction).not.toBeNull();
+    expect(s.measured.messages).toBe(s.prediction!.messages);
+    expect(s.measured.volume).toBe(s.prediction!.volume);
+    expect(s.measured.messages).toBeGreaterThan(0);
+    // What was sent was received, message for message.
+    const total = (dir: string) => s.merge.exchange.filter((e) => e.direction === dir).reduce((n, e) => n + e.messages, 0);
+    expect(total('received')).toBe(total('sent'));
+    expect(s.merge.fetchedTwice).toBe(0);
+    // The readers take the merged crawl as they take any other.
+    const ev = await crawlbench(['partition-eval', '--graph', join(dir, 'site-hash.db'), '--model', 'site', '--parts', '4', '--assign', 'hash', '--json']);
+    expect(ev.code, ev.stderr).toBe(0);
+    expect(JSON.parse(ev.stdout)).toMatchObject({ messages: s.measured.messages, volume: s.measured.volume });
+  }, 120_000);
+
+  it('a page hash: the same, with far more messages than the site hash', async () => {
+    const s = await crawlAndCompare('page-hash', ['--model', 'page', '--assign', 'hash']);
+    expect(s.measured.messages).toBe(s.prediction!.messages);
+    expect(s.measured.volume).toBe(s.prediction!.volume);
+  }, 120_000);
+
+  itWith(['metis'], 'a METIS site partition of the earlier crawl: the same, with the vector read through its id map', async () => {
+    const graph = join(dir, 'sites.metis');
+    const ex = await crawlbench(['export-graph', '--graph', single, '--model', 'site', '--format', 'metis', '--out', graph]);
+    expect(ex.code, ex.stderr).toBe(0);
+    const gp = await run(refPath('metis'), ['-ptype=kway', '-ubvec=1.05 1.05', '-seed=1', graph, '4']);
+    expect(gp.code, gp.stdout + gp.stderr).toBe(0);
+    const s = await crawlAndCompare('site-metis', ['--model', 'site', '--assign', `${graph}.part.4`]);
+    expect(s.measured.messages).toBe(s.prediction!.messages);
+    expect(s.measured.volume).toBe(s.prediction!.volume);
+  }, 120_000);
+
+  it('kill -9 of a worker mid-crawl: restarted, it resumes from its database and consumer; nothing lost', async () => {
+    const s = await crawlAndCompare('kill-worker', ['--model', 'site', '--assign', 'hash'], async (parts) => {
+      const p = await processes(parts);
+      // Once part 1 crawls (its database exists), a second later.
+      for (let i = 0; i < 100 && !existsSync(join(parts, 'part-1.db')); i++) await sleep(100);
+      await sleep(1000);
+      process.kill(p.workers[1]!, 'SIGKILL');
+    });
+    expect(s.workerRestarts).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+
+  it('nats-server stopped (SIGSTOP) for 10 s: the workers wait and go on; nothing lost', async () => {
+    await crawlAndCompare('stop-broker', ['--model', 'page', '--assign', 'hash'], async (parts) => {
+      const p = await processes(parts);
+      await sleep(1500);
+      process.kill(p.brokerPid, 'SIGSTOP');
+      await sleep(10_000);
+      process.kill(p.brokerPid, 'SIGCONT');
+    });
+  }, 120_000);
+
+  it('nats-server killed (SIGKILL): the coordinator starts it again on its storage; nothing lost', async () => {
+    const s = await crawlAndCompare('kill-broker', ['--model', 'page', '--assign', 'hash'], async (parts) => {
+      const p = await processes(parts);
+      await sleep(1500);
+      process.kill(p.brokerPid, 'SIGKILL');
+    });
+    expect(s.brokerRestarts).toBe(1);
+  }, 120_000);
+
+  it('bad part vectors and brokers are refused in one line naming the file or the flag', async () => {
+    const graph = join(dir, 'pages.metis');
+    const ex = await crawlbench(['export-graph', '--graph', single, '--model', 'page', '--format', 'metis', '--out', graph]);
+    expect(ex.code, ex.stderr).toBe(0);
+    const n = readFileSync(`${graph}.ids.tsv`, 'utf8').trim().split('\n').length - 1;
+    const refuse = async (file: string, text: string, more: string[] = []) => {
+      if (text) writeFileSync(file, text);
+      const r = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'page', '--assign', file, ...more]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr;
+    };
+    expect(await refuse(`${graph}.short`, '0\n1\n')).toMatch(/pages\.metis\.short line 3: missing.*\[CRAWL_BAD_PART_FILE\]/);
+    expect(await refuse(`${graph}.big`, Array.from({ length: n }, (_, i) => (i === 5 ? '4' : '0')).join('\n') + '\n')).toMatch(/line 6: part 4 is outside 0\.\.3/);
+    const lone = join(dir, 'lone.part.4');
+    expect(await refuse(lone, Array.from({ length: n }, () => '0').join('\n') + '\n')).toMatch(/no id map beside it.*--ids/);
+    expect(await refuse(`${graph}.short`, '', ['--ids', join(dir, 'nowhere.tsv')])).toMatch(/--ids: .*nowhere\.tsv does not exist/);
+    const remote = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', '--broker', 'nats://192.0.2.1:4222']);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toMatch(/outside this machine and no credentials.*\[CRAWL_BROKER_NO_CREDENTIALS\]/);
+    const noServer = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', '--nats-server', join(dir, 'no-nats-server')]);
+    expect(noServer.code).toBe(2);
+    expect(noServer.stderr).toMatch(/--nats-server .* is not a program \[CRAWL_TOOL_MISSING\]/);
+    expect(existsSync(join(dir, 'refused.db'))).toBe(false);
+  }, 60_000);
+});
