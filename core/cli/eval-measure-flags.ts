@@ -18,7 +18,7 @@ export const MEASURE_OPTIONS = {
 } as const;
 
 export const MEASURE_USAGE = `  --measure M      the importance the order is measured against (Cho et al.; docs/design.md
-                   section 4.8): pagerank (default) | backlinks (IB) | ir (PageRank with
+                   section 4.11): pagerank (default) | backlinks (IB) | ir (PageRank with
                    d = 0.9 summing to N) | similarity (IS, tf-idf against --query; stored text
                    of a crawl made with --store-content, else titles) | location (IL)
   --hot-threshold G  hot pages for Crawl & Stop with Threshold: value >= G on the measure's

@@ -41,7 +41,7 @@ const PAGERANK_SHARES = [0.5, 0.8, 0.95];
  * Quality of a finished crawl (docs/design.md section 4). The truth is the PageRank of the
  * complete crawled graph (every known page a node; a stored fresh run is reused), or of an
  * oracle crawl matched by URL (pages it lacks get 0); or another of Cho et al.'s measures
- * (section 4.8: backlinks, IR, similarity to a query, location) of either. Either way the
+ * (section 4.11: backlinks, IR, similarity to a query, location) of either. Either way the
  * values of the pages this crawl fetched are normalised to sum 1, so every curve ends at 1;
  * hot pages are judged on the measure's own scale.
  */

@@ -4,7 +4,7 @@ import { pagerank, type PageRankOptions } from './pagerank.js';
 
 /**
  * Cho, Garcia-Molina and Page's importance metrics (Efficient crawling through URL ordering,
- * §2; docs/design.md section 4.8), each on its own scale, as the paper states its thresholds:
+ * §2; docs/design.md section 4.11), each on its own scale, as the paper states its thresholds:
  * IB(P) backlinks, IR(P) PageRank summing to N, IS(P, Q) tf-idf similarity (similarity.ts),
  * IL(P) the location metric. Hot pages are those at or above a threshold G on that scale.
  */

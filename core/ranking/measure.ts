@@ -9,7 +9,7 @@ import { similarityScores, topicHotByContent } from './similarity.js';
 
 export type { MeasureInfo } from './report.js';
 
-/** Which importance a fetch order is measured against (docs/design.md section 4.8). */
+/** Which importance a fetch order is measured against (docs/design.md section 4.11). */
 export interface MeasureOptions {
   /** Default 'pagerank' (crawlbench's normalised PageRank, section 4.1). */
   measure?: MeasureName;

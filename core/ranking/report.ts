@@ -65,7 +65,7 @@ export interface Evaluation {
   curve: CurvePoint[];
 }
 
-// ---- Cho et al.'s importance measures and Castillo's sampled tau (docs/design.md section 4.8) ----
+// ---- Cho et al.'s importance measures and Castillo's sampled tau (docs/design.md section 4.11) ----
 
 export type MeasureName = 'pagerank' | 'backlinks' | 'ir' | 'similarity' | 'location';
 export type IrScale = 'n' | '1';

@@ -37,6 +37,11 @@ export interface SimGraph {
    * is taken to be alone on its address. Dataset folders record none.
    */
   addresses?: Array<string | null> | null;
+  /**
+   * The anchor text of each link, parallel to graph.targets (null where it has none), when the
+   * source records them (a crawl database; sim-anchors.ts) and a policy reads them (topic).
+   */
+  anchors?: Array<string | null> | null;
 }
 
 /**

@@ -30,7 +30,7 @@ export interface ChoOutcome {
 }
 
 /**
- * A measure over the simulator's graph (docs/design.md section 4.8), restricted to the part
+ * A measure over the simulator's graph (docs/design.md section 4.11), restricted to the part
  * reachable from the seeds as the simulator's truth is: PageRank is that truth, IB counts links
  * from reachable pages, IR is the reachable graph's PageRank with d = 0.9 summing to its N, IL
  * reads the URL, IS needs page text and so a crawl database as the graph.

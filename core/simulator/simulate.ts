@@ -7,6 +7,7 @@ import type { SiteKeyMode } from '../url/site-key.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
 import { Simulation, siteAddress, type SimulationResult } from './simulation.js';
 import type { PolicyOutcome, SimulateReport } from './report.js';
+import { loadAnchors } from './sim-anchors.js';
 import { choOutcome, simMeasure, type SimMeasure } from './sim-measure.js';
 import { smallSiteWait } from './small-sites.js';
 import { byUrl, deriveHistory, inducedPageRank, reachable } from './truth.js';
@@ -46,7 +47,7 @@ export interface SimulateOptions {
   perIp?: boolean;
   /** Points kept per curve. */
   points?: number;
-  /** The measure Cho et al.'s models score the orders by (default PageRank; docs/design.md section 4.8). */
+  /** The measure Cho et al.'s models score the orders by (default PageRank; docs/design.md section 4.11). */
   measure?: MeasureOptions & { threshold?: number };
   onProgress?: (msg: string) => void;
   /**
@@ -195,6 +196,8 @@ export function runOne(
   const params: Record<string, unknown> = {};
   if (name.startsWith('historical-')) params.history = historySource ?? 'history';
   if (name === 'topic') params.topic = opts.topic;
+  // The topic policy reads the anchor text of the link that discovered a page, as in a crawl.
+  if (name === 'topic' && p.g.anchors === undefined) p.g.anchors = loadAnchors(p.g);
   return new Simulation(p.g, {
     policy: name,
     params,

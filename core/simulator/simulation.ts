@@ -192,7 +192,7 @@ export class Simulation {
   }
 
   /** A URL met for the first time becomes a page (id in discovery order) and, unless capped, pending. */
-  private discover(v: number, depth: number, parentId: number | null): number {
+  private discover(v: number, depth: number, parentId: number | null, anchor: string | null = null): number {
     const known = this.simOf[v]!;
     if (known !== 0) return known;
     const id = this.nextPageId++;
@@ -202,7 +202,7 @@ export class Simulation {
     const site = this.siteState(this.g.siteOf[v]!);
     const cap = this.o.maxPagesPerSite ?? null;
     if (cap !== null && site.pagesKnown >= cap) return id;
-    const priority = this.policy.pagePriority({ id, site, depth, parentId, url: this.g.urls[v]!, anchor: null });
+    const priority = this.policy.pagePriority({ id, site, depth, parentId, url: this.g.urls[v]!, anchor });
     site.pagesKnown++;
     this.scheduler.enqueue(site, id, priority);
     return id;
@@ -282,7 +282,7 @@ export class Simulation {
     const { offsets, targets } = this.g.graph;
     const out: number[] = [];
     const d = this.depth[v]! + 1;
-    for (let k = offsets[v]!; k < offsets[v + 1]!; k++) out.push(this.discover(targets[k]!, d, id));
+    for (let k = offsets[v]!; k < offsets[v + 1]!; k++) out.push(this.discover(targets[k]!, d, id, this.g.anchors?.[k] ?? null));
     this.policy.onFetched?.(id, site, out);
   }
 
