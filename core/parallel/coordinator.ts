@@ -7,7 +7,7 @@
  * and merges the parts into NAME.db.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
@@ -62,6 +62,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   const dir = partsDir(o.db);
   const name = crawlName(o.db);
   mkdirSync(dir, { recursive: true });
+  refuseIfRunning(dir, name);
   const embedded = o.broker ? null : await EmbeddedBroker.start(findNatsServer(o.natsServer), join(dir, 'jetstream'), null, o.note);
   const url = o.broker ?? embedded!.url;
   const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
@@ -89,6 +90,10 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     } finally {
       clearInterval(beat);
     }
+    const away = Array.from({ length: def.parts }, (_, p) => p).filter((p) => !existsSync(join(dir, `part-${p}.db`)));
+    if (away.length > 0) {
+      throw new CrawlError(ErrorCodes.DB_MISSING, `the crawl ended; part${away.length > 1 ? 's' : ''} ${away.join(', ')} crawled on other machines: copy their part-I.db into ${dir} and run crawlbench merge ${dir} --out ${o.db}`);
+    }
     const merge = mergeParts(dir, o.db, { settings: def.settings });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
     return summarize(o, name, url, merge, workers.restarts, embedded?.restarts ?? 0, t0, o.predictFrom ? predictExchange(o.predictFrom, assignment) : null);
@@ -97,6 +102,25 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     await nc.close().catch(() => {});
     await embedded?.stop();
   }
+}
+
+/** A coordinator of this crawl still alive on this machine (its coordinator.json): refused before any broker starts. */
+function refuseIfRunning(dir: string, name: string): void {
+  const file = join(dir, 'coordinator.json');
+  if (!existsSync(file)) return;
+  let pid: number;
+  try {
+    pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid: unknown }).pid);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid === process.pid) return;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // gone: this run resumes the crawl
+  }
+  throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${name} is already running (its coordinator is process ${pid}); wait for it, or stop it first`);
 }
 
 /** NAME of NAME.db, as a NATS subject token. */
