@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import { limited } from '../config/settings.js';
-import { badField } from '../errors.js';
 import { pemCertificates } from '../config/pem.js';
 import type { CreateCrawlRequest } from './contract.js';
 import { SeedTextSchema, SeedUploadIdSchema } from './limit-schemas.js';
+import { checkRequest } from './request-check.js';
 
 const DemoSpecSchema = z
   .object({
@@ -58,56 +58,7 @@ export const CreateCrawlRequestSchema = z
   })
   .strict();
 
+/** The request checked (api/request-check.ts): a refusal names its field, in the form's words. */
 export function parseCreateRequest(req: unknown): CreateCrawlRequest {
-  // Every problem without words of its own (the numbers' limits have theirs) gets them here.
-  const parsed = CreateCrawlRequestSchema.safeParse(req ?? {}, { error: inWords });
-  if (parsed.success) return parsed.data as CreateCrawlRequest;
-  const issue = parsed.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') return fail(issue.keys[0]!, 'is not a field of a new crawl');
-  return fail(issue.path.join('.') || '(request)', issue.message);
-}
-
-function fail(field: string, problem: string): never {
-  throw badField(field, problem);
-}
-
-const count = (n: unknown) => (typeof n === 'number' || typeof n === 'bigint' ? n.toLocaleString('en-US') : String(n));
-
-/**
- * A validator's issue as a form says it ("must be at most 100 characters (this one has 300)"),
- * never in the validator's own words ("Too big: expected string to have <=100 characters").
- */
-function inWords(issue: z.core.$ZodRawIssue): string {
-  const i = issue as z.core.$ZodRawIssue & { origin?: string; maximum?: unknown; minimum?: unknown; inclusive?: boolean; expected?: string };
-  const input = i.input;
-  switch (i.code) {
-    case 'too_big':
-      if (i.origin === 'string') return `must be at most ${count(i.maximum)} characters${typeof input === 'string' ? ` (this one has ${count(input.length)})` : ''}`;
-      if (i.origin === 'array') return `must hold at most ${count(i.maximum)}`;
-      return i.inclusive === false ? `must be less than ${count(i.maximum)}` : `must be at most ${count(i.maximum)}`;
-    case 'too_small':
-      if (i.origin === 'string') return Number(i.minimum) <= 1 ? 'must not be empty' : `must be at least ${count(i.minimum)} characters`;
-      if (i.origin === 'array') return `must hold at least ${count(i.minimum)}`;
-      return i.inclusive === false ? `must be more than ${count(i.minimum)}` : `must be at least ${count(i.minimum)}`;
-    case 'invalid_type':
-      switch (i.expected) {
-        case 'string':
-          return 'must be text';
-        case 'number':
-          return 'must be a number';
-        case 'int':
-          return 'must be a whole number';
-        case 'boolean':
-          return 'must be true or false';
-        case 'array':
-          return 'must be a list';
-        case 'object':
-        case 'record':
-          return 'must be a set of named values';
-        default:
-          return 'is not a value this field takes';
-      }
-    default:
-      return 'is not a value this field takes';
-  }
+  return checkRequest(CreateCrawlRequestSchema, req ?? {}, 'a new crawl') as CreateCrawlRequest;
 }

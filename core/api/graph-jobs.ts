@@ -11,14 +11,14 @@ import { mkdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { CrawlError, badField } from '../errors.js';
 import { idMapPath } from '../graph/export-graph.js';
-import { FORMATS, MODELS, type GraphFormat, type GraphModel, type PartitionProgress, type PartitionReport } from '../graph/report.js';
+import type { GraphFormat, GraphModel, PartitionProgress, PartitionReport } from '../graph/report.js';
+import { GraphExportRequestSchema, PartitionRequestSchema } from '../graph/request-schema.js';
 import type { GraphExportDto, GraphExportRequest, PartitionProgressEvent, PartitionRequest } from './contract.js';
+import { checkRequest } from './request-check.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
 /** File name endings of each format. */
 const EXTENSION: Record<GraphFormat, string> = { metis: 'graph', hmetis: 'hgr', patoh: 'patoh', edgelist: 'tsv', graphml: 'graphml' };
-const MAX_RUNS = 20;
-const MAX_PARTS = 4096;
 
 export class GraphJobs {
   private readonly running = new Map<string, RunningJob<unknown>>();
@@ -58,8 +58,7 @@ export class GraphJobs {
   }
 
   async exportGraph(crawlId: string, dbPath: string, raw: GraphExportRequest): Promise<GraphExportDto> {
-    const model = oneOf(raw?.model, MODELS, 'model');
-    const format = oneOf(raw?.format, FORMATS, 'format');
+    const { model, format } = checkRequest(GraphExportRequestSchema, raw ?? {}, 'a graph export request');
     const folder = join(this.exportsDir, `graph-${crawlId}`);
     mkdirSync(folder, { recursive: true });
     const out = join(folder, `${model}.${EXTENSION[format]}`);
@@ -79,23 +78,7 @@ export class GraphJobs {
   }
 }
 
-export function oneOf<T extends string>(v: unknown, choices: readonly T[], field: string): T {
-  const c = choices.find((x) => x === v);
-  if (c === undefined) throw badField(field, `"${String(v)}" is not one of ${choices.join(', ')}`);
-  return c;
-}
-
+/** A partition request checked by the one schema (graph/request-schema.ts: the form and the CLI use it too). */
 export function parsePartitionRequest(raw: PartitionRequest): { jobId?: string; models: GraphModel[]; parts: number[]; runs: number } {
-  const r = raw ?? ({} as PartitionRequest);
-  if (!Array.isArray(r.models) || r.models.length === 0) throw badField('models', `choose at least one model (${MODELS.join(', ')})`);
-  const models = [...new Set(r.models.map((m) => oneOf(m, MODELS, 'models')))];
-  if (!Array.isArray(r.parts) || r.parts.length === 0) throw badField('parts', 'choose at least one number of processors K');
-  const parts = [...new Set(r.parts)].map((k) => {
-    if (typeof k !== 'number' || !Number.isInteger(k) || k < 2 || k > MAX_PARTS) throw badField('parts', `${String(k)} is not a number of processors in 2..${MAX_PARTS}`);
-    return k;
-  });
-  const runs = r.runs ?? 4;
-  if (typeof runs !== 'number' || !Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS) throw badField('runs', `${String(runs)} is not a number of runs in 1..${MAX_RUNS}`);
-  if (r.jobId !== undefined && (typeof r.jobId !== 'string' || !/^[\w.-]{1,100}$/.test(r.jobId))) throw badField('jobId', 'letters, digits, . _ - (at most 100)');
-  return { ...(r.jobId !== undefined ? { jobId: r.jobId } : {}), models, parts: parts.sort((a, b) => a - b), runs };
+  return checkRequest(PartitionRequestSchema, raw ?? {}, 'a partition request');
 }

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
+import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
-import { MODELS, type GraphModel } from '../graph/models.js';
+import { MODELS } from '../graph/models.js';
 import { HASH_STATEMENT, partition, type PartitionReport } from '../graph/partition.js';
-import { choiceFlag, intFlag, listFlag } from './args.js';
+import { PartitionRequestSchema } from '../graph/request-schema.js';
+import { listFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, sizesLine } from './graph-flags.js';
 import { partitionCsv, partitionTables } from './partition-tables.js';
@@ -48,10 +50,7 @@ export const partitionCommand = defineCommand({
   options: OPTIONS,
   async run(flags, positionals) {
     if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}"`);
-    const models = modelList(listFlag(flags, 'model'));
-    if (!flags.parts) throw badOption('--parts', 'required: numbers of processors, e.g. 2,4,...,256');
-    const parts = parseParts(flags.parts);
-    const runs = intFlag(flags, 'runs', 1) ?? 8;
+    const { models, parts, runs } = checkedPartitionFlags(flags);
     const g = loadGraphFlag(flags);
     // Ctrl-C (or a kill) cancels: the partitioner under way is killed with us, not orphaned.
     const controller = new AbortController();
@@ -80,10 +79,19 @@ export const partitionCommand = defineCommand({
   },
 });
 
-function modelList(names: string[]): GraphModel[] {
-  if (names.length === 0) throw badOption('--model', `required: ${MODELS.join(', ')} or all`);
-  if (names.includes('all')) return [...MODELS];
-  return names.map((n) => choiceFlag({ model: n }, 'model', MODELS)!);
+/** The flags as the partition schema's input (graph/request-schema.ts, the form's and the API's): its refusal, at the flag. */
+function checkedPartitionFlags(flags: { model?: string | string[]; parts?: string; runs?: string }) {
+  const names = listFlag(flags, 'model');
+  if (!flags.parts) throw badOption('--parts', 'required: numbers of processors, e.g. 2,4,...,256');
+  const input = {
+    models: names.includes('all') ? [...MODELS] : names,
+    parts: parseParts(flags.parts),
+    runs: flags.runs === undefined ? 8 : flags.runs.trim() === '' ? NaN : Number(flags.runs),
+  };
+  const checked = checkWith(PartitionRequestSchema, input, 'partition');
+  if (checked.ok) return checked.value;
+  const first = checked.refusals[0]!;
+  throw badOption(first.field === 'models' ? '--model' : `--${first.field}`, first.problem);
 }
 
 /** "2,4,...,256": a list where "..." continues the step of the two numbers before it (doubling or even). */
@@ -102,7 +110,7 @@ export function parseParts(text: string): number[] {
       continue;
     }
     const k = Number(t);
-    if (!Number.isInteger(k) || k < 2) throw badOption('--parts', `"${t}" is not a number of processors >= 2`);
+    if (!Number.isInteger(k)) throw badOption('--parts', `"${t}" is not a whole number of processors`);
     out.push(k);
   }
   if (out.length === 0) throw badOption('--parts', 'no number of processors given');

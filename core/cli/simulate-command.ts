@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseSize } from '../config/units.js';
 import { badOption, CrawlError, ErrorCodes } from '../errors.js';
-import { formatDuration, historyFor, policyNames, prepare, simulate, type SimulateReport } from '../simulator/simulate.js';
+import { formatDuration, historyFor, prepare, simulate, type SimulateReport } from '../simulator/simulate.js';
 import { speedupGrid, type GridCell } from '../simulator/speedup.js';
-import { choiceFlag, durationFlag, intFlag, listFlag, rangeFlag, type FlagsOf } from './args.js';
+import { listFlag } from './args.js';
 import { defineCommand } from './command.js';
+import { checkedSimulateFlags } from './simulate-flags.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
 import { MEASURE_OPTIONS, MEASURE_USAGE, measureFlags } from './eval-measure-flags.js';
 import { choCsvSeries, choText, writeChoCsv } from './simulate-cho.js';
@@ -73,8 +73,6 @@ const OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-type SimulateFlags = FlagsOf<typeof OPTIONS>;
-
 export const simulateCommand = defineCommand({
   name: 'simulate',
   summary: 'replay crawl policies on a stored web graph in virtual time and compare them',
@@ -84,29 +82,16 @@ export const simulateCommand = defineCommand({
     if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}" (the graph goes in --graph)`);
     const graph = flags.graph;
     if (!graph) throw badOption('--graph', 'required: a dataset folder (pages.tsv.gz + links.tsv.gz) or a crawl database');
-    const policies = listFlag(flags, 'policy');
-    if (policies.length === 0) throw badOption('--policy', 'required: a policy name, a comma-separated list, or all');
-    const topic = flags.topic;
-    const names = policyNames(policies, topic);
-    const rs = intList(flags, 'r', 1, [256]);
-    const cs = intList(flags, 'c', 1, [1]);
-    const bandwidths = listFlag(flags, 'bandwidth').map((b) => positive('--bandwidth', parseSize('--bandwidth', b)));
-    if (bandwidths.length === 0) bandwidths.push(Infinity);
-    const common = {
-      w: durationFlag(flags, 'w') ?? 15_000,
-      ...smallSiteFlags(flags),
-      batch: intFlag(flags, 'batch', 1) ?? null,
-      history: flags.history,
-      historyShare: rangeFlag(flags, 'history-share', (x) => x > 0 && x <= 1, 'a share in (0, 1]'),
-      topic,
-      seeds: flags.seeds === undefined ? undefined : readSeeds(flags.seeds),
-      siteKey: choiceFlag(flags, 'site-key', ['host', 'domain']) ?? 'host',
-      latency: (choiceFlag(flags, 'latency', ['on', 'off']) ?? 'on') === 'on',
-      networkSeed: intFlag(flags, 'network-seed', 0) ?? 1,
-      maxPages: intFlag(flags, 'max-pages', 1) ?? null,
-      maxPagesPerSite: intFlag(flags, 'max-pages-per-site', 1) ?? null,
-      perIp: flags['per-ip'] ?? false,
-    };
+    // The flags become the simulation schema's input (simulate-flags.ts): its refusals, at the flag.
+    const seeds = flags.seeds === undefined ? undefined : readSeeds(flags.seeds);
+    const { options, rs, cs, bandwidths } = checkedSimulateFlags({
+      policies: listFlag(flags, 'policy'), r: listFlag(flags, 'r'), c: listFlag(flags, 'c'), bandwidth: listFlag(flags, 'bandwidth'),
+      w: flags.w, batch: flags.batch, topic: flags.topic, historyShare: flags['history-share'], siteKey: flags['site-key'], latency: flags.latency,
+      networkSeed: flags['network-seed'], maxPages: flags['max-pages'], maxPagesPerSite: flags['max-pages-per-site'], perIp: flags['per-ip'], seeds,
+    });
+    const names = options.policies;
+    const { policies: _names, r: _r, c: _c, bandwidth: _bandwidth, ...checked } = options;
+    const common = { ...checked, ...smallSiteFlags(flags), history: flags.history };
     const progress = (msg: string) => process.stderr.write(msg + '\n');
     const csv = flags.csv;
 
@@ -136,22 +121,6 @@ export const simulateCommand = defineCommand({
     return 0;
   },
 });
-
-/** A comma-separated list of whole numbers (--r 64,256,1024). */
-function intList(flags: SimulateFlags, name: 'r' | 'c', min: number, def: number[]): number[] {
-  const list = listFlag(flags, name);
-  if (list.length === 0) return def;
-  return list.map((x) => {
-    const n = Number(x);
-    if (!Number.isInteger(n) || n < min) throw badOption(`--${name}`, `"${x}" is not a whole number >= ${min}`);
-    return n;
-  });
-}
-
-function positive(option: string, n: number): number {
-  if (!(n > 0)) throw badOption(option, `${n} is not a positive number of bytes per second`);
-  return n;
-}
 
 function readSeeds(path: string): string[] {
   let text: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badField } from '../errors.js';
 import { pemCertificates } from './pem.js';
-import { limitProblem, SETTING_LIMITS, type LimitedSetting } from './limits.js';
+import { limited } from './limit-schema.js';
 
 /**
  * The settings of one crawl. They are validated once here, frozen, stored in the crawl
@@ -11,13 +11,7 @@ import { limitProblem, SETTING_LIMITS, type LimitedSetting } from './limits.js';
  */
 export const DEFAULT_USER_AGENT = 'crawlbench/0.1 (+https://github.com/crawlbench/crawlbench; research crawler)';
 
-/** A number within the setting's sane range (limits.ts), refused with one message in words otherwise. */
-export function limited(name: LimitedSetting): z.ZodNumber {
-  const limit = SETTING_LIMITS[name];
-  const problem = limitProblem(limit);
-  const n = z.number({ error: problem }).min(limit.min, problem).max(limit.max, problem);
-  return limit.integer ? n.int(problem) : n;
-}
+export { limited } from './limit-schema.js';
 
 export const ResolveRule = z.object({ pattern: z.string().min(1), address: z.string().min(1) }).strict();
 

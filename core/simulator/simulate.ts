@@ -1,4 +1,5 @@
-import { badOption } from '../errors.js';
+import { checkWith } from '../config/request-words.js';
+import { badField, badOption } from '../errors.js';
 import { pageRankByUrl } from '../ranking/crawl-graph.js';
 import { metrics } from '../ranking/evaluate.js';
 import type { MeasureOptions } from '../ranking/measure.js';
@@ -7,6 +8,7 @@ import type { SiteKeyMode } from '../url/site-key.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from './sim-graph.js';
 import { Simulation, siteAddress, type SimulationResult } from './simulation.js';
 import type { PolicyOutcome, SimulateReport } from './report.js';
+import { simulationOptionsSchema } from './request-schema.js';
 import { loadAnchors } from './sim-anchors.js';
 import { choOutcome, simMeasure, type SimMeasure } from './sim-measure.js';
 import { smallSiteWait } from './small-sites.js';
@@ -93,20 +95,13 @@ function seedNodes(g: SimGraph, urls: string[]): number[] {
   });
 }
 
-/** Expands 'all' and checks names against the one registry. */
+/** Expands 'all' and checks names against the one registry, with the simulation schema (request-schema.ts). */
 export function policyNames(requested: string[], topic: string | undefined): string[] {
   const known = listPolicies({ simulator: true }).map((p) => p.name);
-  const out: string[] = [];
-  for (const name of requested) {
-    if (name === 'all') {
-      for (const k of known) if (k !== 'topic' || topic !== undefined) out.push(k);
-    } else if (!known.includes(name)) {
-      throw badOption('--policy', `unknown policy "${name}" (available: ${known.join(', ')}, or all)`);
-    } else if (name === 'topic' && (topic === undefined || topic.trim() === '')) {
-      throw badOption('--topic', 'required by policy topic (the topic word)');
-    } else out.push(name);
-  }
-  return [...new Set(out)];
+  const checked = checkWith(simulationOptionsSchema(known), { policies: requested, ...(topic !== undefined ? { topic } : {}) }, 'a simulation');
+  if (checked.ok) return checked.value.policies;
+  const first = checked.refusals[0]!;
+  throw badField(first.field, first.problem);
 }
 
 export function simulate(opts: SimulateOptions): SimulateReport {

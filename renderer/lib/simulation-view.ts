@@ -9,6 +9,7 @@ import type { GridComponentOption, LegendComponentOption, TooltipComponentOption
 import type { ComposeOption } from 'echarts/core';
 import type { SimulationDto, SimulationOutcomeDto, SimulationReportDto, SimulationRequest } from '../../core/api/contract.js';
 import type { Column } from './columns.js';
+import { simulationFormErrors } from './request-errors.js';
 import { formatBytes, formatNumber } from './format.js';
 
 export type ChartOption = ComposeOption<LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption>;
@@ -65,7 +66,7 @@ const NUMBERS: Array<{ key: keyof SimulateForm; what: string; whole?: boolean }>
  * ("fifteen", "0.5s"), said in the field's own unit, every such field at once. Ranges are the
  * engine's to check (it names the field).
  */
-export function formProblems(f: SimulateForm): Record<string, string> {
+export function formProblems(f: SimulateForm, policies?: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const n of NUMBERS) {
     const t = String(f[n.key] ?? '').trim();
@@ -73,6 +74,9 @@ export function formProblems(f: SimulateForm): Record<string, string> {
     const ok = n.whole ? /^\d+$/.test(t) : /^(\d+\.?\d*|\.\d+)$/.test(t);
     if (!ok) out[n.key] = `${n.what} must be ${n.whole ? 'a whole number' : 'a number'} (not “${t}”).`;
   }
+  // Then the request the form would send, checked by the engine's own schema: its words at the field.
+  const known = policies ?? f.policies.filter((p) => p !== 'all');
+  for (const [field, problem] of Object.entries(simulationFormErrors(requestOf(f), known))) out[field] ??= problem;
   return out;
 }
 

@@ -10,6 +10,7 @@ import { ref } from 'vue';
 import type { GraphExportDto, GraphFormat, GraphModel, PartitionProgressEvent, PartitionReport } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
+import { graphExportRefusal, partitionRefusal } from '../lib/request-errors.js';
 
 export type PartitionActionKey = `partition:${string}` | `export:${string}`;
 
@@ -31,6 +32,9 @@ export const usePartitionStore = defineStore('partition', () => {
   let jobs = 0;
 
   async function partition(crawlId: string, choice: PartitionChoice): Promise<void> {
+    // Checked with the engine's schema first: a refusal shows as the engine's would, nothing sent.
+    const refused = partitionRefusal(choice);
+    if (refused) return void (await run(`partition:${crawlId}`, () => Promise.reject(refused)));
     await cancel();
     const id = `ui-${Date.now().toString(36)}-${++jobs}`;
     job = id;
@@ -57,6 +61,8 @@ export const usePartitionStore = defineStore('partition', () => {
   }
 
   async function exportGraph(crawlId: string, model: GraphModel, format: GraphFormat): Promise<void> {
+    const refused = graphExportRefusal({ model, format });
+    if (refused) return void (await run(`export:${crawlId}`, () => Promise.reject(refused)));
     const out = await run(`export:${crawlId}`, () => useApi().exportGraph(crawlId, { model, format }));
     if (!out.ok) return;
     const kept = (files.value[crawlId] ?? []).filter((f) => f.model !== model || f.format !== format);

@@ -6,7 +6,9 @@
 import type { CrawlbenchApi, CrawlInfo, CrawlSettingsDto, CrawlStateEvent, CreateCrawlRequest, ExportJobDto, StatsEvent } from '../../core/api/contract.js';
 import type { AnalysisProgressEvent, StoredPageRankDto } from '../../core/api/contract.js';
 import { parseCreateRequest } from '../../core/api/create-request.js';
-import { oneOf, parsePartitionRequest } from '../../core/api/graph-jobs.js';
+import { parsePartitionRequest } from '../../core/api/graph-jobs.js';
+import { checkRequest } from '../../core/api/request-check.js';
+import { GraphExportRequestSchema } from '../../core/graph/request-schema.js';
 import type { GraphModel, PartitionProgressEvent, PartitionReport, PartitionRow } from '../../core/api/contract.js';
 import { COLUMNS, FORMATS, MODELS, type Partitioner } from '../../core/graph/report.js';
 import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
@@ -213,8 +215,7 @@ export function fakeApi() {
     cancelPartition: async (jobId) => void calls.push(`cancelPartition ${jobId}`),
     exportGraph: async (id, req) =>
       known(id, () => {
-        const model = oneOf(req?.model, MODELS, 'model');
-        const format = oneOf(req?.format, FORMATS, 'format');
+        const { model, format } = checkRequest(GraphExportRequestSchema, req ?? {}, 'a graph export request');
         calls.push(`exportGraph ${id} ${model} ${format}`);
         const file = (name: string) => ({ name, bytes: 10, path: `/fake/exports/graph-${id}/${name}`, href: `/exports/graph-${id}/${name}` });
         return { model, format, vertices: 4, edges: 3, sizeUnit: 1024, files: [file(`${model}.${format}`), file(`${model}.${format}.ids.tsv`)] };

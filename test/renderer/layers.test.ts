@@ -82,9 +82,16 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const RESULT_TYPES = ['core/engine/stats-report.ts', 'core/store/timeline-point.ts', 'core/ranking/report.ts', 'core/compare/report.ts', 'core/graph/report.ts', 'core/simulator/report.ts'];
 /** One contract a feature (core/api/contracts/), joined by core/api/contract.ts. */
 const FEATURE_CONTRACTS = ['shared', 'crawls', 'live', 'sites', 'results', 'compare', 'export', 'partition', 'simulate'].map((f) => `core/api/contracts/${f}.ts`);
+/**
+ * The request schemas the forms check with (issue 24): the only browser-safe modules that may
+ * import a package, zod. The transports and the contract never import them, so Electron's
+ * preload (ipc.ts, rpc-server.ts) stays free of zod.
+ */
+const REQUEST_SCHEMAS = ['core/config/request-words.ts', 'core/config/limit-schema.ts', 'core/simulator/request-schema.ts', 'core/graph/request-schema.ts'];
 const BROWSER_SAFE = [
   'core/config/limits.ts', 'core/api/limits.ts', ...RESULT_TYPES, 'core/api/contract.ts', ...FEATURE_CONTRACTS,
   'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts',
+  ...REQUEST_SCHEMAS,
 ];
 
 /** Every module specifier a TypeScript source names, type-only ones included (memoized: planted tests reparse core). */
@@ -327,14 +334,24 @@ describe('UI layers', () => {
     }
   });
 
+  it('the contract and the transports import no request schema (the preload bundles them without zod)', () => {
+    for (const f of BROWSER_SAFE.filter((x) => !REQUEST_SCHEMAS.includes(x))) {
+      for (const spec of specifiers(source(f))) {
+        const target = relative(ROOT, join(ROOT, f, '..', spec)).replace(/\.js$/, '.ts');
+        expect(REQUEST_SCHEMAS, `${f} imports ${spec}`).not.toContain(target);
+      }
+    }
+  });
+
   it('each feature contract of core/api/contracts/ is listed as browser-safe', () => {
     expect(files('core/api/contracts', ['.ts']).sort()).toEqual([...FEATURE_CONTRACTS].sort());
   });
 
   it('the browser-safe API modules import nothing from Node or the engine', () => {
-    // They may import one another (relative specifiers), nothing else.
+    // They may import one another (relative specifiers), nothing else; a request schema zod too.
     for (const f of BROWSER_SAFE) {
       for (const spec of specifiers(source(f))) {
+        if (spec === 'zod' && REQUEST_SCHEMAS.includes(f)) continue;
         expect(spec, `${f} imports ${spec}`).toMatch(/^\.\.?\//);
         const target = relative(ROOT, join(ROOT, f, '..', spec)).replace(/\.js$/, '.ts');
         expect(BROWSER_SAFE, `${f} imports ${spec}`).toContain(target);

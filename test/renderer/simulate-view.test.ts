@@ -76,14 +76,16 @@ describe('Simulate view', () => {
     expect(w.find('[data-run="sim-1"]').text()).toMatch(/finished/);
   });
 
-  it('shows a refusal at its field and stays on the form', async () => {
+  it("shows a refusal at its field, in the words of the engine's schema, and stays on the form without asking the engine", async () => {
     const { router, w } = await openAt('/simulate');
+    const started = fake.simulations.runs.size;
     await w.find('[data-testid="simulate-r"]').setValue('0');
     await w.find('form.simulate-form').trigger('submit');
     await flushPromises();
     expect(router.currentRoute.value.fullPath).toBe('/simulate');
+    expect(fake.simulations.runs.size).toBe(started);
     expect(w.find('[data-testid="simulate-r"]').attributes('aria-invalid')).toBe('true');
-    expect(w.find('[data-testid="simulate-r"]').element.closest('label')!.textContent).toMatch(/is not a whole number from 1 to 10000/);
+    expect(w.find('[data-testid="simulate-r"]').element.closest('label')!.textContent).toMatch(/Must be a whole number from 1 to 10,000/);
   });
 
   it('says every number field that holds no number, in its own unit, before asking the engine', async () => {

@@ -103,16 +103,16 @@ describe('crawlbench simulate', () => {
     writeFileSync(notDb, 'hello');
     const cases: Array<[string[], RegExp]> = [
       [['--policy', 'opic'], /--graph: required/],
-      [['--graph', join(dir, 'missing')], /--policy: required/],
+      [['--graph', join(dir, 'missing')], /--policy: choose at least one policy/],
       [['--graph', join(dir, 'missing'), '--policy', 'opic'], /does not exist \[CRAWL_BAD_GRAPH\]/],
       [['--graph', bad, '--policy', 'opic'], /has no links.tsv.gz .*\[CRAWL_BAD_GRAPH\]/],
       [['--graph', notDb, '--policy', 'opic'], /CRAWL_DB_/],
-      [['--graph', graph, '--policy', 'fastest'], /--policy: unknown policy "fastest"/],
+      [['--graph', graph, '--policy', 'fastest'], /--policy: "fastest" is not a policy of the simulator/],
       [['--graph', graph, '--policy', 'opic', '--bandwidth', '0'], /--bandwidth/],
       [['--graph', graph, '--policy', 'opic', '--w', '15'], /--w: "15" needs a unit/],
       [['--graph', graph, '--policy', 'opic,breadth-first', '--r', '1,64'], /exactly one policy/],
       [['--graph', graph, '--policy', 'historical-pagerank-zero', '--history-share', '1.5'], /--history-share/],
-      [['--graph', graph, '--policy', 'topic'], /--topic: required/],
+      [['--graph', graph, '--policy', 'topic'], /--topic: the topic policy needs a topic word/],
     ];
     for (const [args, message] of cases) {
       const res = await crawlbench(['simulate', ...args]);

@@ -1,0 +1,28 @@
+/**
+ * A form's request checked with the engine's own schema (core's request schemas, issue 24)
+ * before it is sent: each refusal in the words the engine would answer with, capitalised as
+ * userError shows an engine error, by field; and the first one as the error an engine refusal
+ * would be (CRAWL_BAD_OPTION naming the field), for the views that show refusals in one note.
+ */
+import type { z } from 'zod';
+import { fieldErrors } from '../../core/config/request-words.js';
+import { GraphExportRequestSchema, PartitionRequestSchema } from '../../core/graph/request-schema.js';
+import { simulationRequestSchema } from '../../core/simulator/request-schema.js';
+
+export function formErrors<S extends z.ZodType>(schema: S, value: unknown, what: string): Record<string, string> {
+  const errors = fieldErrors(schema, value, what);
+  return Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, v.charAt(0).toUpperCase() + v.slice(1)]));
+}
+
+/** The first refusal as the engine's error would be, or null when the request passes. */
+export function formRefusal<S extends z.ZodType>(schema: S, value: unknown, what: string): { name: string; code: string; field: string; message: string } | null {
+  const first = Object.entries(fieldErrors(schema, value, what))[0];
+  return first ? { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: first[0], message: `${first[0]}: ${first[1]}` } : null;
+}
+
+/** The Simulate form's request, by field (policies: the simulator's, as listSimulationSources gives them). */
+export const simulationFormErrors = (req: unknown, policies: readonly string[]) => formErrors(simulationRequestSchema(policies), req, 'a simulation request');
+/** The Partition form's choice (models, K, runs). */
+export const partitionFormErrors = (choice: unknown) => formErrors(PartitionRequestSchema, choice, 'a partition request');
+export const partitionRefusal = (choice: unknown) => formRefusal(PartitionRequestSchema, choice, 'a partition request');
+export const graphExportRefusal = (req: unknown) => formRefusal(GraphExportRequestSchema, req, 'a graph export request');

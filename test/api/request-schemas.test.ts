@@ -1,0 +1,131 @@
+/**
+ * Each request is a schema, checked once (issue 24): for each request schema, one bad value is
+ * refused by the real CLI (one line, exit 2, naming the field's flag), by the API over a real
+ * WebSocket server (CRAWL_BAD_OPTION naming the field) and by the form's own check (the function
+ * the view calls before it sends anything), with the same field and the same words.
+ * Needs the built CLI (dist/, as npm test builds it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startBrowserServer } from '../../core/api/browser-server.js';
+import type { CrawlbenchApi } from '../../core/api/contract.js';
+import { EngineApi } from '../../core/api/engine-api.js';
+import { connectWebSocket } from '../../core/api/ws-client.js';
+import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
+import { generateWeb } from '../../core/testweb/generator.js';
+import { exportGraphDir } from '../../core/testweb/graph-files.js';
+import { partitionFormErrors } from '../../renderer/lib/request-errors.js';
+import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
+import { userError } from '../../renderer/lib/user-error.js';
+import { crawlbench } from '../helpers/run.js';
+
+const WS = WebSocket as unknown as Parameters<typeof connectWebSocket>[1];
+const dir = mkdtempSync(join(tmpdir(), 'cb-schemas-'));
+const workspace = join(dir, 'workspace');
+const datasets = join(dir, 'datasets');
+
+/** What one entry point said: the field it named (a flag for the CLI) and the problem's words. */
+interface Said {
+  field: string;
+  words: string;
+}
+
+/** The CLI's one line `crawlbench CMD: --flag: words [CRAWL_BAD_OPTION]`, exit 2. */
+async function cli(args: string[]): Promise<Said> {
+  const res = await crawlbench(args);
+  expect(res.code, res.stderr).toBe(2);
+  const lines = res.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  const m = /^crawlbench \S+: (--[\w-]+): (.*) \[CRAWL_BAD_OPTION\]$/.exec(lines[0]!);
+  expect(m, lines[0]).not.toBeNull();
+  return { field: m![1]!, words: m![2]! };
+}
+
+/** The API's refusal over the socket: CRAWL_BAD_OPTION, its field, and its words as the view shows them. */
+async function refused(call: Promise<unknown>): Promise<Said & { shown: string }> {
+  const err = (await call.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code?: string; field?: string; message?: string } | null;
+  expect(err, 'the API accepted the request').not.toBeNull();
+  expect(err!.code).toBe('CRAWL_BAD_OPTION');
+  expect(err!.message!.startsWith(`${err!.field}: `), err!.message).toBe(true);
+  return { field: err!.field!, words: err!.message!.slice(err!.field!.length + 2), shown: userError(err).text };
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+describe('each request schema refuses the same bad value with the same field from the CLI, the API and the form', () => {
+  let engine: EngineApi;
+  let server: Awaited<ReturnType<typeof startBrowserServer>>;
+  let api: CrawlbenchApi;
+  let close: () => void;
+  let graphDir: string;
+  let crawlId: string;
+
+  beforeAll(async () => {
+    graphDir = join(datasets, 'small');
+    await exportGraphDir(generateWeb({ seed: 3, sites: 8, pages: 120, latency: false }), graphDir);
+    engine = new EngineApi(workspace, { datasetsDir: datasets });
+    server = await startBrowserServer({ api: engine, staticDir: dir });
+    const conn = await connectWebSocket(`ws://127.0.0.1:${server.port}/api?token=${server.token}`, WS);
+    api = conn.api;
+    close = conn.close;
+    // A crawl of the workspace for the requests about one (partition): created, never run.
+    crawlId = (await api.createCrawl({ name: 'small', seedText: 'http://a.test/' })).id;
+  }, 120_000);
+
+  afterAll(async () => {
+    close?.();
+    await engine?.close();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('simulation: r = 0', async () => {
+    const fromCli = await cli(['simulate', '--graph', graphDir, '--policy', 'opic', '--r', '0']);
+    const fromApi = await refused(api.startSimulation({ source: { kind: 'dataset', id: 'small' }, policies: ['opic'], r: 0 }));
+    const policies = (await api.listSimulationSources()).policies.map((p) => p.name);
+    const fromForm = formProblems({ ...defaultForm(), source: 'dataset:small', policies: ['opic'], r: '0' }, policies);
+    expect(fromApi.field).toBe('r');
+    expect(fromCli.field).toBe(simulateFlagOf(fromApi.field));
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(Object.keys(fromForm)).toEqual(['r']);
+    expect(fromForm.r).toBe(fromApi.shown);
+    expect(fromForm.r).toBe(capitalised(fromCli.words));
+  }, 60_000);
+
+  it('simulation: an unknown policy', async () => {
+    const fromCli = await cli(['simulate', '--graph', graphDir, '--policy', 'fastest']);
+    const fromApi = await refused(api.startSimulation({ source: { kind: 'dataset', id: 'small' }, policies: ['fastest'] }));
+    const policies = (await api.listSimulationSources()).policies.map((p) => p.name);
+    const fromForm = formProblems({ ...defaultForm(), source: 'dataset:small', policies: ['fastest'] }, policies);
+    expect(fromApi.field).toBe('policies');
+    expect(fromCli.field).toBe('--policy');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm.policies).toBe(fromApi.shown);
+  }, 60_000);
+
+  it('partition: 30 runs', async () => {
+    const fromCli = await cli(['partition', '--graph', graphDir, '--model', 'page', '--parts', '2,4', '--runs', '30']);
+    const fromApi = await refused(api.partitionCrawl(crawlId, { models: ['page'], parts: [2, 4], runs: 30 }));
+    const fromForm = partitionFormErrors({ models: ['page'], parts: [2, 4], runs: 30 });
+    expect(fromApi.field).toBe('runs');
+    expect(fromCli.field).toBe('--runs');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ runs: fromApi.shown });
+  }, 60_000);
+
+  it('partition: K = 1', async () => {
+    const fromCli = await cli(['partition', '--graph', graphDir, '--model', 'page', '--parts', '1,4']);
+    const fromApi = await refused(api.partitionCrawl(crawlId, { models: ['page'], parts: [1, 4] }));
+    const fromForm = partitionFormErrors({ models: ['page'], parts: [1, 4], runs: 2 });
+    expect(fromApi.field).toBe('parts');
+    expect(fromCli.field).toBe('--parts');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ parts: fromApi.shown });
+  }, 60_000);
+});
