@@ -4,22 +4,12 @@
  * Times are each worker's own running time; the workers start within a second or two of one
  * another, so the sum reads as the crawl's.
  */
-export interface TimelineRow {
-  t: number;
-  at: number;
-  pages: number;
-  bytes: number;
-  pages_per_s: number;
-  bytes_per_s: number;
-  open_conns: number;
-  r: number;
-  sites_pending: number;
-  queued: number;
-  errors: number;
-  pagerank: number | null;
-}
 
+/** The timeline table's columns that add up across workers. */
 const SUMMED = ['pages', 'bytes', 'pages_per_s', 'bytes_per_s', 'open_conns', 'r', 'sites_pending', 'queued', 'errors'] as const;
+
+/** A row of the timeline table (schema 4), as SELECT * reads it. */
+export type TimelineRow = { t: number; at: number; pagerank: number | null } & Record<(typeof SUMMED)[number], number>;
 
 export function mergeTimelines(parts: TimelineRow[][]): TimelineRow[] {
   const times = [...new Set(parts.flatMap((rows) => rows.map((r) => Math.round(r.t))))].sort((a, b) => a - b);

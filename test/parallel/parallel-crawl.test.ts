@@ -125,10 +125,19 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     expect(JSON.parse(ev.stdout)).toMatchObject({ messages: s.measured.messages, volume: s.measured.volume });
   }, 120_000);
 
-  it('a page hash: the same, with far more messages than the site hash', async () => {
+  it('a page hash: the same; crawlbench merge on its parts again gives the same crawl', async () => {
     const s = await crawlAndCompare('page-hash', ['--model', 'page', '--assign', 'hash']);
     expect(s.measured.messages).toBe(s.prediction!.messages);
     expect(s.measured.volume).toBe(s.prediction!.volume);
+    // crawlbench merge on the parts again: the same crawl, each worker's counters stated.
+    const again = join(dir, 'page-hash-again.db');
+    const m = await crawlbench(['merge', join(dir, 'page-hash.parts'), '--out', again, '--json']);
+    expect(m.code, m.stderr).toBe(0);
+    expect(fetchedUrls(again)).toEqual(truth);
+    expect((JSON.parse(m.stdout) as Summary['merge']).workers.map((w) => w.pagesFetched)).toEqual(s.merge.workers.map((w) => w.pagesFetched));
+    const refused = await crawlbench(['merge', join(dir, 'page-hash.parts'), '--out', again]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/exists \(--force writes over it\) \[CRAWL_OUTPUT_EXISTS\]/);
   }, 120_000);
 
   itWith(['metis'], 'a METIS site partition of the earlier crawl: the same, with the vector read through its id map', async () => {
