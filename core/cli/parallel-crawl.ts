@@ -60,7 +60,7 @@ export function parallelSummaryText(s: ParallelSummary): string {
     `  pages fetched ${m.pagesFetched}, known ${m.pagesKnown}, links ${m.links}, sites ${m.sites}`,
     `  fetched by two workers: ${m.fetchedTwice}${m.fetchedTwiceSample.length > 0 ? ` (${m.fetchedTwiceSample.slice(0, 3).join(', ')}${m.fetchedTwice > 3 ? ', ...' : ''})` : ''}`,
     `  worker restarts ${s.workerRestarts}, broker restarts ${s.brokerRestarts}`,
-    ...m.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} other parts', ${w.links} links, ${w.bytes} bytes, ${w.seconds.toFixed(1)} s`),
+    ...m.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} of other parts (stubs), ${w.links} links, ${w.bytes} bytes, ${w.seconds.toFixed(1)} s`),
     `  exchange measured   messages ${s.measured.messages}, volume ${s.measured.volume} bytes of URLs (${s.measured.wireBytes} bytes on the wire)`,
   ];
   for (let p = 0; p < m.parts; p++) {

@@ -195,7 +195,9 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
     const pages = statuses.reduce((n, s) => n + (s?.pagesFetched ?? 0), 0);
     const rate = statuses.reduce((n, s) => n + (s?.pagesPerSecond ?? 0), 0);
     const each = statuses.map((s, p) => `${p}:${s ? `${s.pagesFetched}${s.idle ? ' idle' : ''}` : '-'}`).join(' ');
-    progress(`${pages} pages, ${rate.toFixed(1)} pages/s, workers ${each}`);
+    const sent = statuses.reduce((n, s) => n + (s?.sent ?? 0), 0);
+    const received = statuses.reduce((n, s) => n + (s?.received ?? 0), 0);
+    progress(`${pages} pages, ${rate.toFixed(1)} pages/s, messages published ${sent}, taken in ${received}; workers ${each}`);
   }
   return { quiet, signature: JSON.stringify(sig), beats: statuses.map((s) => s?.beat ?? -1) };
 }
