@@ -181,6 +181,16 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     expect(s.brokerRestarts).toBe(1);
   }, 120_000);
 
+  it('--max-pages holds for the crawl as a whole: split among the parts', async () => {
+    const db = join(dir, 'max-pages.db');
+    const r = await parallelCrawl(db, [...flags, '--parts', '4', '--model', 'page', '--assign', 'hash', '--max-pages', '101', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(s.merge.pagesFetched).toBe(101);
+    expect(s.merge.workers.map((w) => w.pagesFetched)).toEqual([26, 25, 25, 25]);
+    expect(fetchedUrls(db).every((u) => truth.includes(u))).toBe(true);
+  }, 120_000);
+
   it('bad part vectors and brokers are refused in one line naming the file or the flag', async () => {
     const graph = join(dir, 'pages.metis');
     const ex = await crawlbench(['export-graph', '--graph', single, '--model', 'page', '--format', 'metis', '--out', graph]);
