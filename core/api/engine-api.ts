@@ -6,6 +6,7 @@
  * window's thread.
  */
 import { join, resolve } from 'node:path';
+import { CompareRequestSchema } from '../compare/request-schema.js';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { AnalysisJobs } from './analysis-jobs.js';
 import type * as C from './contract.js';
@@ -14,6 +15,7 @@ import { ExportJobs } from './export-jobs.js';
 import { GraphJobs } from './graph-jobs.js';
 import type { StepProgress } from './heavy-jobs.js';
 import { messagesWithoutPaths } from './message-paths.js';
+import { checkRequest } from './request-check.js';
 import { SimulationJobs } from './simulation-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
@@ -154,13 +156,9 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
 
   /** Compares two crawls of the workspace in a worker thread, so the server keeps answering meanwhile. */
   async compareCrawls(a: string, b: string, opts: C.CompareRequest = {}): Promise<C.CompareReport> {
-    const o = opts ?? {};
-    const jobId = typeof o.jobId === 'string' && o.jobId ? o.jobId : `compare-${Date.now()}`;
+    const { jobId = `compare-${Date.now()}`, top, host } = checkRequest(CompareRequestSchema, opts ?? {}, 'a comparison');
     if (this.compares.has(jobId)) throw badField('jobId', `a comparison named "${jobId}" is under way`);
-    const top = o.top === undefined ? 20 : Number(o.top);
-    if (!Number.isInteger(top) || top < 1 || top > 10_000) throw badField('top', 'must be a whole number from 1 to 10,000');
     const [pathA, pathB] = [this.existing(a), this.existing(b)];
-    const host = typeof o.host === 'string' && o.host.trim() ? o.host.trim() : null;
     const thread = this.threads.start({ what: 'compare', pathA, pathB, opts: { top, host } }, (p) => {
       const { step, fraction } = p as StepProgress;
       this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent);

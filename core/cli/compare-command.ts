@@ -1,6 +1,7 @@
 import type { CompareReport } from '../compare/report.js';
+import { CompareRequestSchema } from '../compare/request-schema.js';
+import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
-import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
 
 const USAGE = `crawlbench compare A.db B.db [--json] [--out DIR] [--force] [--top N] [--host HOST]
@@ -36,13 +37,16 @@ export const compareCommand = defineCommand({
   async run(flags, positionals) {
     if (positionals.length !== 2) throw badOption('arguments', `two crawl databases expected (A.db B.db), got ${positionals.length}`);
     const [a, b] = positionals as [string, string];
-    const top = intFlag(flags, 'top', 1) ?? 20;
+    // The flags as the compare schema's input (compare/request-schema.ts, the API's and the view's): its refusal, at the flag.
+    const checked = checkWith(CompareRequestSchema, { top: flags.top === undefined ? undefined : flags.top.trim() === '' ? NaN : Number(flags.top), host: flags.host }, 'compare');
+    if (!checked.ok) throw badOption(`--${checked.refusals[0]!.field}`, checked.refusals[0]!.problem);
+    const { top, host } = checked.value;
     const quiet = !!flags.quiet;
     // Loaded when run, not at start-up (the command table imports every command's file).
     const [{ compareCrawls }, { writeReportFiles }] = await Promise.all([import('../compare/compare.js'), import('../compare/report-files.js')]);
     const report = await compareCrawls(a, b, {
       top,
-      host: flags.host ?? null,
+      host,
       progress: (step, f) => {
         if (!quiet) process.stderr.write(`compare: ${step} (${Math.round(f * 100)}%)\n`);
       },

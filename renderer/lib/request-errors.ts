@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { fieldErrors } from '../../core/config/request-words.js';
+import { CompareRequestSchema } from '../../core/compare/request-schema.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../../core/graph/request-schema.js';
 import { simulationRequestSchema } from '../../core/simulator/request-schema.js';
 
@@ -26,3 +27,6 @@ export const simulationFormErrors = (req: unknown, policies: readonly string[]) 
 export const partitionFormErrors = (choice: unknown) => formErrors(PartitionRequestSchema, choice, 'a partition request');
 export const partitionRefusal = (choice: unknown) => formRefusal(PartitionRequestSchema, choice, 'a partition request');
 export const graphExportRefusal = (req: unknown) => formRefusal(GraphExportRequestSchema, req, 'a graph export request');
+/** The Compare view's options (top, host). */
+export const compareFormErrors = (opts: unknown) => formErrors(CompareRequestSchema, opts, 'a comparison');
+export const compareRefusal = (opts: unknown) => formRefusal(CompareRequestSchema, opts, 'a comparison');

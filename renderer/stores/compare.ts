@@ -9,6 +9,7 @@ import { ref } from 'vue';
 import type { CompareProgressEvent, CompareReport } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
+import { compareRefusal } from '../lib/request-errors.js';
 
 /** Risers, fallers and added, removed, changed pages the view lists (the per-site table has every site). */
 export const COMPARE_TOP = 100;
@@ -37,7 +38,10 @@ export const useCompareStore = defineStore('compare', () => {
       if (e.jobId === id) progress.value = { step: e.step, fraction: e.fraction };
     });
     try {
-      const out = await run('compare', () => api.compareCrawls(a, b, { jobId: id, top: COMPARE_TOP }));
+      // Checked with the engine's schema first: a refusal shows as the engine's would, nothing sent.
+      const opts = { jobId: id, top: COMPARE_TOP };
+      const refused = compareRefusal(opts);
+      const out = await run('compare', () => (refused ? Promise.reject(refused) : api.compareCrawls(a, b, opts)));
       if (job !== id) return;
       if (out.ok) report.value = out.value;
     } finally {

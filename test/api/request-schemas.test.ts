@@ -17,7 +17,7 @@ import { connectWebSocket } from '../../core/api/ws-client.js';
 import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
-import { partitionFormErrors } from '../../renderer/lib/request-errors.js';
+import { compareFormErrors, partitionFormErrors } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { userError } from '../../renderer/lib/user-error.js';
 import { crawlbench } from '../helpers/run.js';
@@ -127,5 +127,15 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromCli.field).toBe('--parts');
     expect(fromCli.words).toBe(fromApi.words);
     expect(fromForm).toEqual({ parts: fromApi.shown });
+  }, 60_000);
+
+  it('compare: top = 0', async () => {
+    const fromCli = await cli(['compare', join(workspace, 'small.db'), join(workspace, 'small.db'), '--top', '0']);
+    const fromApi = await refused(api.compareCrawls(crawlId, crawlId, { top: 0 }));
+    const fromForm = compareFormErrors({ top: 0 });
+    expect(fromApi.field).toBe('top');
+    expect(fromCli.field).toBe('--top');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ top: fromApi.shown });
   }, 60_000);
 });
