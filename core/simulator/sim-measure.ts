@@ -20,6 +20,8 @@ export interface SimMeasure {
   sorted: Float64Array;
   /** Hot pages among the reachable ones: Crawl & Stop with Threshold's H. */
   hotTotal: number;
+  /** Pages in the sample of Kendall's tau (default 5,000, as Castillo). */
+  tauSample?: number;
 }
 
 /** Cho et al.'s models for one simulated order. */
@@ -35,7 +37,7 @@ export interface ChoOutcome {
  * from reachable pages, IR is the reachable graph's PageRank with d = 0.9 summing to its N, IL
  * reads the URL, IS needs page text and so a crawl database as the graph.
  */
-export function simMeasure(p: { g: SimGraph; seeds: readonly number[]; truth: Float64Array }, o: MeasureOptions & { threshold?: number }): SimMeasure {
+export function simMeasure(p: { g: SimGraph; seeds: readonly number[]; truth: Float64Array }, o: MeasureOptions & { threshold?: number; tauSample?: number }): SimMeasure {
   checkMeasure(o);
   const { g } = p;
   const keep = reachable(g.graph, p.seeds);
@@ -78,7 +80,7 @@ export function simMeasure(p: { g: SimGraph; seeds: readonly number[]; truth: Fl
   const judged = hot ?? values;
   let hotTotal = 0;
   for (let v = 0; v < g.n; v++) if (keep[v] && judged[v]! >= gValue) hotTotal++;
-  return { info, values, hot, g: gValue, sorted: kept.sort().reverse(), hotTotal };
+  return { info, values, hot, g: gValue, sorted: kept.sort().reverse(), hotTotal, tauSample: o.tauSample };
 }
 
 /** Crawl & Stop (with and without threshold) of a fetch order (nodes), as eval computes them. */

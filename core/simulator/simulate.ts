@@ -50,7 +50,7 @@ export interface SimulateOptions {
   /** Points kept per curve. */
   points?: number;
   /** The measure Cho et al.'s models score the orders by (default PageRank; docs/design.md section 4.11). */
-  measure?: MeasureOptions & { threshold?: number };
+  measure?: MeasureOptions & { threshold?: number; tauSample?: number };
   onProgress?: (msg: string) => void;
   /**
    * Structured progress for a UI: at each policy's start (fetched 0) and every
@@ -218,7 +218,7 @@ export function evaluateRun(r: SimulationResult, truth: Float64Array, points: nu
   const values = new Float64Array(r.pagesFetched);
   let covered = 0;
   for (let i = 0; i < r.pagesFetched; i++) covered += values[i] = truth[r.order[i]!]!;
-  const m = metrics({ values, times: r.times }, { points });
+  const m = metrics({ values, times: r.times }, { points, tauSample: measured?.tauSample });
   return {
     policy: r.policy,
     pagesFetched: r.pagesFetched,

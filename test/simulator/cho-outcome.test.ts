@@ -54,6 +54,9 @@ describe("simulator: Cho et al.'s models for every ordering", () => {
     expect(outcome.cho!.curve).toHaveLength(4);
     const ir = simMeasure(p, { measure: 'ir' });
     expect(ir.values.reduce((a, b) => a + b, 0)).toBeCloseTo(4, 9); // the 4 reachable pages
+    // --tau-sample: a sample of 2 of the 4 pages, seeded.
+    const sampled = evaluateRun(run, truth, 50, simMeasure(p, { measure: 'ir', tauSample: 2 }));
+    expect(sampled.kendallTauSampled.size).toBe(2);
   });
 
   it('similarity needs page text: a dataset folder is refused in words', () => {
