@@ -22,8 +22,7 @@ export function words(text: string): string[] {
 export function textSource(reader: CrawlReader): TextSource {
   const settings = JSON.parse(reader.meta('settings') ?? '{}') as { storeContent?: boolean };
   if (!settings.storeContent) return 'titles';
-  const row = reader.prepared('SELECT 1 AS one FROM content LIMIT 1').get() as { one: number } | undefined;
-  return row ? 'content' : 'titles';
+  return reader.hasContent() ? 'content' : 'titles';
 }
 
 /**

@@ -410,6 +410,11 @@ export class CrawlReader {
   }
 
   // ---- stored content ------------------------------------------------------------------
+  /** Whether any capture is stored (a crawl made with --store-content that captured a page). */
+  hasContent(): boolean {
+    return this.statement('SELECT 1 AS one FROM content LIMIT 1').get() !== undefined;
+  }
+
   /** Where a page's raw capture is stored, if it was fetched by the snapshot and captured. */
   contentLocation(pageId: number): ContentLocation | undefined {
     return this.statement(
