@@ -7,6 +7,8 @@
 import { computed, reactive, ref, watch, type ComputedRef } from 'vue';
 import { useRoute, useRouter, type RouteLocationNormalizedLoaded, type RouteLocationRaw } from 'vue-router';
 import type { PageSearchQuery, PageSearchDto, PageSortKey } from '../../core/api/contract.js';
+import { PageSearchSchema } from '../../core/api/page-request-schema.js';
+import { fieldErrors } from '../../core/config/request-words.js';
 import { formatNumber } from '../lib/format.js';
 import { LINK_LIMIT, linkOffsets, routeOfSearch, searchFromRoute } from '../lib/page-search-route.js';
 import { useInspectorStore } from '../stores/inspector.js';
@@ -50,23 +52,22 @@ function useDraftOfAddress(props: PagesProps, route: RouteLocationNormalizedLoad
 type Draft = ReturnType<typeof useDraftOfAddress>;
 
 /** The draft as a search from its first page, or why its depth is not one (the field is text). */
-function searchOfDraft(draft: Draft): { search: PageSearchQuery } | { depthError: string } {
+export function searchOfDraft(draft: Draft): { search: PageSearchQuery } | { depthError: string } {
   const raw = String(draft.depth ?? '').trim();
-  const depth = raw === '' ? undefined : Number(raw);
-  if (depth !== undefined && (!/^\d+$/.test(raw) || depth > 1000)) return { depthError: `Depth must be a whole number from 0 to 1,000 (not “${raw}”).` };
-  return {
-    search: {
-      url: draft.url.trim() || undefined,
-      site: draft.site.trim() || undefined,
-      status: (draft.status || undefined) as PageSearchQuery['status'],
-      type: draft.type.trim() || undefined,
-      depth: depth !== undefined && Number.isInteger(depth) && depth >= 0 ? depth : undefined,
-      exactDepth: draft.exactDepth,
-      sort: draft.sort,
-      descending: draft.descending,
-      offset: 0,
-    },
+  const search: PageSearchQuery = {
+    url: draft.url.trim() || undefined,
+    site: draft.site.trim() || undefined,
+    status: (draft.status || undefined) as PageSearchQuery['status'],
+    type: draft.type.trim() || undefined,
+    depth: raw === '' ? undefined : /^\d+$/.test(raw) ? Number(raw) : NaN,
+    exactDepth: draft.exactDepth,
+    sort: draft.sort,
+    descending: draft.descending,
+    offset: 0,
   };
+  // The depth checked with the engine's own schema (its words), before anything is asked.
+  const problem = fieldErrors(PageSearchSchema, search, 'a page search').depth;
+  return problem ? { depthError: `Depth ${problem} (not “${raw}”).` } : { search };
 }
 
 /** What the results line and the pager say of a page of results. */

@@ -17,6 +17,7 @@ import { connectWebSocket } from '../../core/api/ws-client.js';
 import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
+import { searchOfDraft } from '../../renderer/composables/page-search.js';
 import { compareFormErrors, partitionFormErrors } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { userError } from '../../renderer/lib/user-error.js';
@@ -137,5 +138,13 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromCli.field).toBe('--top');
     expect(fromCli.words).toBe(fromApi.words);
     expect(fromForm).toEqual({ top: fromApi.shown });
+  }, 60_000);
+
+  it('page search: depth 1001 (no CLI command searches pages: the API and the Pages view)', async () => {
+    const fromApi = await refused(api.searchPages(crawlId, { depth: 1001 }));
+    const draft = { url: '', site: '', status: '', type: '', depth: '1001', exactDepth: false, sort: 'fetch' as const, descending: false, open: '' };
+    const fromForm = searchOfDraft(draft as Parameters<typeof searchOfDraft>[0]);
+    expect(fromApi.field).toBe('depth');
+    expect(fromForm).toEqual({ depthError: `Depth ${fromApi.words} (not “1001”).` });
   }, 60_000);
 });
