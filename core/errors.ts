@@ -38,6 +38,8 @@ export const ErrorCodes = {
   PARALLEL_CRAWL_RUNNING: 'CRAWL_PARALLEL_CRAWL_RUNNING',
   /** A worker asked for a crawl the broker does not hold, or for a part outside 0..K-1. */
   PARALLEL_UNKNOWN_CRAWL: 'CRAWL_PARALLEL_UNKNOWN_CRAWL',
+  /** A worker's lease on a site (politeness across workers) was taken by another: its session stops. */
+  LEASE_LOST: 'CRAWL_LEASE_LOST',
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
