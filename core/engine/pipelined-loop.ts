@@ -5,7 +5,7 @@ import type { SiteState } from '../scheduler/site-state.js';
 import type { CrawlContext } from './context.js';
 import { conditionalHeaders } from '../store/history-pages.js';
 import { failAttempt, processResponse, type Outcome, type PageJob } from './page-processor.js';
-import type { SessionResult } from './session-runner.js';
+import type { SessionResult } from './session-result.js';
 import { failOrigin, isTlsCode } from './tls-sites.js';
 
 interface Sent {

@@ -11,17 +11,12 @@ import type { RobotsStatus } from './robots-cache.js';
 import { failOrigin, isTlsCode, noteCertificate, noteScheme, refusedWith } from './tls-sites.js';
 import { sitemapPhase } from './sitemaps.js';
 import { pipelinedLoop } from './pipelined-loop.js';
+import type { SessionResult } from './session-result.js';
 
 const MAX_ROBOTS_REDIRECTS = 5;
 const ROBOTS_MAX_BYTES = 500 * 1024;
 
-export interface SessionResult {
-  endedAt: number;
-  returned: QueuedPage[];
-  extraDelayMs: number;
-  /** The site failed too often (or its robots.txt stayed unreachable): park it. */
-  park: string | null;
-}
+export type { SessionResult } from './session-result.js';
 
 /**
  * Runs one connection's worth of work: robots.txt first if the origin has none cached,
