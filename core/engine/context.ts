@@ -63,6 +63,19 @@ export interface PartHook {
   holdOpen(): boolean;
 }
 
+/**
+ * Politeness across workers (core/parallel/site-leases.ts): with a page assignment a site's
+ * pages lie on several workers, and a connection to a site is asked of the gate first.
+ */
+export interface SiteGate {
+  /** Asks once: null when the site is now held for one connection, else ms to wait before asking again. */
+  tryAcquire(site: string, gapMs: number): Promise<number | null>;
+  /** The connection ended; the next, on any worker, may start `gapMs` later. */
+  release(site: string, gapMs: number): Promise<void>;
+  /** True once the held site can no longer be trusted: the session stops before its next request. */
+  isLost(site: string): boolean;
+}
+
 /** Everything one crawl's parts share; built by the Crawler. */
 export interface CrawlContext {
   readonly settings: CrawlSettings;

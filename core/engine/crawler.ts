@@ -13,14 +13,14 @@ import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
 import { TimelineWriter } from '../store/timeline.js';
 import { canonicalize } from '../url/canonical.js';
 import { Scope } from '../url/scope.js';
-import { CrawlCounters, type CrawlContext, type PartHook } from './context.js';
+import { CrawlCounters, type CrawlContext, type PartHook, type SiteGate } from './context.js';
 import { discover } from './discovery.js';
 import { RobotsCache } from './robots-cache.js';
 import { knownUrls } from './page-processor.js';
 import { HistoryPages } from '../store/history-pages.js';
 import { policyContext } from './policy-context.js';
 import { replayPolicy } from './policy-replay.js';
-import { runSession } from './session-runner.js';
+import { runSession, type SessionResult } from './session-runner.js';
 import { checkShortW } from './short-w-guard.js';
 import { crawlSiteWait } from './small-sites.js';
 import { SiteRegistry } from './site-registry.js';
@@ -67,7 +67,12 @@ export interface CrawlerOptions {
   fetcher?: Fetcher;
   /** A parallel crawl's worker (core/parallel): the URLs it owns and where the others go. */
   parts?: PartHook;
+  /** A parallel crawl's worker with a page assignment: the site leases shared with the other workers. */
+  gate?: SiteGate;
 }
+
+/** How long a session waits when the site gate could not be asked (the broker is away). */
+const GATE_RETRY_MS = 1000;
 
 /**
  * One crawl: its database, scheduler, policy and fetcher, driven by an event loop that
@@ -90,6 +95,7 @@ export class Crawler extends EventEmitter {
   private startedAt = 0;
   private peakRss = 0;
   private readonly ipGate: IpGate;
+  private readonly gate: SiteGate | null;
 
   private constructor(store: CrawlStore, settings: CrawlSettings, opts: CrawlerOptions) {
     super();
@@ -119,6 +125,7 @@ export class Crawler extends EventEmitter {
       ...(opts.parts ? { parts: opts.parts } : {}),
     };
     this.ipGate = new IpGate(settings.w);
+    this.gate = opts.gate ?? null;
     this.stats = new LiveStats(this.clock);
     this.timeline = new TimelineWriter(store.db);
     this.crawlSecondsBefore = Number(store.getMeta(CRAWL_SECONDS) ?? 0) || 0;
@@ -389,7 +396,25 @@ export class Crawler extends EventEmitter {
       }
       if (ip !== null) site.ip = ip; // kept with the site: the simulator groups a crawl's sites by it
     }
-    const result = await runSession(this.ctx, session, () => this.stopReason !== null);
+    const gate = this.gate;
+    if (gate) {
+      // Politeness across workers: the site's lease, held for this one connection.
+      const wait = await gate.tryAcquire(site.host, scheduler.connectionGap(site)).catch(() => GATE_RETRY_MS);
+      if (wait !== null) {
+        const now = this.clock.now();
+        if (ip !== null) this.ipGate.release(ip, now, 0); // no connection was made
+        scheduler.finish(session, now, session.pages, Math.max(0, wait - scheduler.connectionGap(site)));
+        return;
+      }
+    }
+    const leaseLost = () => gate !== null && gate.isLost(site.host);
+    let result: SessionResult;
+    try {
+      result = await runSession(this.ctx, session, () => this.stopReason !== null || leaseLost());
+    } finally {
+      if (leaseLost()) this.ctx.counters.error(ErrorCodes.LEASE_LOST);
+      void gate?.release(site.host, scheduler.connectionGap(site)).catch(() => {});
+    }
     if (ip !== null) this.ipGate.release(ip, result.endedAt, scheduler.connectionGap(site));
     this.ctx.sites.touch(site);
     scheduler.finish(session, result.endedAt, result.returned, result.extraDelayMs);

@@ -1,9 +1,10 @@
 /**
- * Politeness across workers (issue 25, item 3; docs/design.md section 7.2): with a page
- * assignment a site's pages lie on several workers, and a per-site lease in a JetStream KV
- * bucket keeps at most one connection to a site across all of them, and the site's gap (w, or
- * its Crawl-delay) between their connections. Built only on what Debian's nats-server 2.9.10
- * offers: create-if-absent, revision-checked updates, and the bucket's max age (no per-key TTL).
+ * Politeness across workers (issue 25, item 3; docs/architecture.md, "Politeness across
+ * workers"): with a page assignment a site's pages lie on several workers, and a per-site
+ * lease in a JetStream KV bucket keeps at most one connection to a site across all of them,
+ * and the site's gap (w, or its Crawl-delay) between their connections. Built only on what
+ * Debian's nats-server 2.9.10 offers: create-if-absent, revision-checked updates, and the
+ * bucket's max age (no per-key TTL).
  *
  * A key per site holds {holder, state: 'busy' | 'free', gapMs}.
  * - acquire: an absent key is created busy; a free key seen at revision n is taken with
@@ -19,6 +20,7 @@
  * A dead worker's leases are free at most maxAge after it died. Every KV operation is counted
  * (requests and bytes) apart from the link exchange.
  */
+import { hostname } from 'node:os';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -266,7 +268,8 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** The error a session stopped by a lost lease carries. */
-export function leaseLost(site: string): CrawlError {
-  return new CrawlError(ErrorCodes.LEASE_LOST, `the lease of ${site} was lost (another worker holds it now): the session stops before its next request`);
+/** A worker's leases for part `part` of the crawl: the bucket's max age from the crawl's w (leaseMaxAge). */
+export async function partLeases(nc: NatsConnection, crawl: string, part: number, w: number): Promise<SiteLeases> {
+  const maxAge = leaseMaxAge(w);
+  return new SiteLeases(await SiteLeases.bucket(nc, crawl, maxAge), `part-${part}@${hostname()}:${process.pid}`, maxAge);
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Crawler, type CrawlSummary } from '../engine/crawler.js';
+import { Crawler, type CrawlSummary, type CrawlerOptions } from '../engine/crawler.js';
 import { discover } from '../engine/discovery.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { ExchangeStore } from '../store/exchange-store.js';
@@ -22,6 +22,7 @@ import { Assignment } from './assignment.js';
 import { connectBroker, type BrokerCredentials } from './broker.js';
 import { crawlBucket, kvText, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { PartExchange } from './exchange.js';
+import { partLeases, type SiteLeases } from './site-leases.js';
 
 export interface WorkerOptions {
   broker: string;
@@ -63,11 +64,11 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
  * The part's crawl: resumed from its database, or created. A worker killed while creating it
  * leaves a file without settings (made again) or without its seeds (discovered again).
  */
-function openPart(path: string, def: ParallelDefinition, maxPages: number | null, exchange: PartExchange): Crawler {
+function openPart(path: string, def: ParallelDefinition, maxPages: number | null, opts: CrawlerOptions): Crawler {
   if (existsSync(path)) {
     let crawler: Crawler | null = null;
     try {
-      crawler = Crawler.open(path, maxPages === null ? {} : { maxPages }, { parts: exchange });
+      crawler = Crawler.open(path, maxPages === null ? {} : { maxPages }, opts);
     } catch (err) {
       if ((err as CrawlError).code !== ErrorCodes.DB_NOT_A_CRAWL) throw err;
       for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
@@ -82,18 +83,21 @@ function openPart(path: string, def: ParallelDefinition, maxPages: number | null
       return crawler;
     }
   }
-  return Crawler.create(path, { ...def.settings, maxPages }, { parts: exchange });
+  return Crawler.create(path, { ...def.settings, maxPages }, opts);
 }
 
 async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void): Promise<CrawlSummary> {
   const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note);
   const path = partDbPath(dir, part);
   const maxPages = def.maxPagesShare?.[part] ?? null;
-  const crawler = openPart(path, def, maxPages, exchange);
+  // A page assignment puts a site's pages on several workers: its connections are leased (site-leases.ts).
+  const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w) : null;
+  const crawler = openPart(path, def, maxPages, { parts: exchange, ...(leases ? { gate: leases } : {}) });
   const store = new ExchangeStore(crawler.ctx.store.db, part);
   exchange.attach(crawler, store);
   let beat = 0;
   const status = async (state: WorkerStatus['state']) => {
+    if (leases) countLeaseTraffic(crawler, leases);
     const s = crawler.snapshot();
     const left = maxPages === null ? Infinity : maxPages - crawler.ctx.counters.pagesFetched;
     const st: WorkerStatus = {
@@ -123,6 +127,16 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
     await exchange.end(); // a paused or failed run stops taking messages too
     clearInterval(timer);
     process.off('SIGTERM', onSignal);
+    leases?.close();
     crawler.close();
   }
+}
+
+/** The lease traffic since the last call, kept in the part's counters (leases:requests, leases:bytes) apart from the exchange. */
+const counted = new WeakMap<SiteLeases, { requests: number; bytes: number }>();
+function countLeaseTraffic(crawler: Crawler, leases: SiteLeases): void {
+  const before = counted.get(leases) ?? { requests: 0, bytes: 0 };
+  crawler.ctx.counters.bump('leases:requests', leases.traffic.requests - before.requests);
+  crawler.ctx.counters.bump('leases:bytes', leases.traffic.bytes - before.bytes);
+  counted.set(leases, { ...leases.traffic });
 }
