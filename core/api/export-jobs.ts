@@ -11,9 +11,11 @@ import { basename, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { parseExportOptions, type ExportOptions } from '../export/options.js';
+import { ExportRequestSchema } from '../export/request-schema.js';
 import type { ExportProgressInfo } from '../export/run-export.js';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportJobDto, type ExportRequest, type HostCapabilities } from './contract.js';
 import { workspaceHost } from './host.js';
+import { checkRequest } from './request-check.js';
 import { toWireError } from './rpc.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
@@ -69,7 +71,7 @@ export class ExportJobs {
       filters: { sites: req.sites, statuses: req.statuses, contentTypes: req.contentTypes, seq: req.seq },
     };
     // Checked before the host is asked: no dialog opens for a request that would be refused.
-    const checked = parseExportOptions({ ...input, out: join(folder, name) });
+    const checked = checkRequest(ExportRequestSchema, input, 'an export');
     const target = await (this.opts.host ?? workspaceHost).chooseExportTarget({
       crawlId, format: checked.format, what: checked.what, folder: checked.format === 'warc', suggestedName: name, defaultOut: join(folder, name),
     });

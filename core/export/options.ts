@@ -1,18 +1,14 @@
 /**
- * An export's options, checked once at the entry (the CLI's flags and the API's request both
- * become this) and frozen: a bad value is a CrawlError naming its field, so that the workbench
- * shows it at the field and the CLI names the flag.
+ * An export's options, checked once at the entry with the export's schema (request-schema.ts:
+ * the CLI's flags and the API's request both become this) and frozen: a bad value is a
+ * CrawlError naming its field, so that the workbench shows it at the field and the CLI names
+ * the flag.
  */
+import { checkWith } from '../config/request-words.js';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
+import { ExportOptionsSchema, type ExportFormat, type ExportSubject } from './request-schema.js';
 
-export const EXPORT_FORMATS = ['warc', 'jsonl', 'csv', 'parquet'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const EXPORT_SUBJECTS = ['pages', 'sites', 'links'] as const;
-export type ExportSubject = (typeof EXPORT_SUBJECTS)[number];
-
-/** WARC files are split at this size unless asked otherwise (1 GB, the usual collection unit). */
-export const DEFAULT_MAX_FILE_SIZE = 1e9;
-const MIN_FILE_SIZE = 1024;
+export { DEFAULT_MAX_FILE_SIZE, EXPORT_FORMATS, EXPORT_SUBJECTS, type ExportFormat, type ExportSubject } from './request-schema.js';
 
 export interface ExportFilters {
   /** Site keys (sites.host); a page, link (by its source) or site matches one of them. */
@@ -47,76 +43,12 @@ export type ExportInput = {
   [K in keyof ExportOptions]?: K extends 'filters' ? Partial<Record<keyof ExportFilters, unknown>> : unknown;
 };
 
-const NO_FILTERS: ExportFilters = { sites: [], statuses: [], contentTypes: [], seq: [] };
-
+/** The options checked with the export's schema (request-schema.ts): the first refusal thrown as a CrawlError naming its field. */
 export function parseExportOptions(input: ExportInput): Readonly<ExportOptions> {
-  const format = choice('format', input.format, EXPORT_FORMATS, undefined);
-  const what = choice('what', input.what, EXPORT_SUBJECTS, 'pages');
-  if (format === 'warc' && input.what !== undefined && what !== 'pages') {
-    throw badField('what', `a WARC export holds the fetches (pages and robots.txt), not ${what}: use jsonl, csv or parquet for ${what}`);
-  }
-  if (typeof input.out !== 'string' || input.out.trim() === '') throw badField('out', 'required: where to write the export');
-  const filters = parseFilters(input.filters ?? {});
-  checkFiltersFit(format, what, filters);
-  const maxFileSize = input.maxFileSize === undefined ? DEFAULT_MAX_FILE_SIZE : Number(input.maxFileSize);
-  if (!Number.isFinite(maxFileSize) || maxFileSize < MIN_FILE_SIZE) throw badField('maxFileSize', `must be at least ${MIN_FILE_SIZE} bytes`);
-  const prefix = input.prefix === undefined || input.prefix === null || input.prefix === '' ? null : String(input.prefix);
-  if (prefix !== null && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(prefix)) throw badField('prefix', `"${prefix}" is not a file name prefix (letters, digits, . _ -)`);
-  if (input.cdx && format !== 'warc') throw badField('cdx', 'a CDXJ index is for WARC exports');
-  const throttleMs = input.throttleMs === undefined ? 0 : Number(input.throttleMs);
-  if (!Number.isFinite(throttleMs) || throttleMs < 0) throw badField('throttleMs', 'must be a duration >= 0');
-  return Object.freeze({ format, what, out: input.out, prefix, filters, maxFileSize, cdx: !!input.cdx, force: !!input.force, throttleMs });
-}
-
-function choice<T extends string>(field: string, v: unknown, choices: readonly T[], fallback: T | undefined): T {
-  if (v === undefined && fallback !== undefined) return fallback;
-  const found = choices.find((c) => c === v);
-  if (found === undefined) {
-    const noun = field === 'what' ? 'table' : field;
-    throw badField(field, `${v === undefined ? 'required' : `"${String(v)}" is not a ${noun} crawlbench exports`}; the ${noun}s are ${choices.join(', ')}`);
-  }
-  return found;
-}
-
-function list(field: string, v: unknown): string[] {
-  if (v === undefined || v === null) return [];
-  const items = Array.isArray(v) ? v : [v];
-  return items.flatMap((x) => {
-    if (typeof x !== 'string') throw badField(field, 'must be text');
-    return x.split(',').map((s) => s.trim()).filter(Boolean);
-  });
-}
-
-export function parseFilters(raw: Partial<Record<keyof ExportFilters, unknown>>): ExportFilters {
-  if (raw === NO_FILTERS) return NO_FILTERS;
-  const sites = list('filters.sites', raw.sites).map((s) => s.toLowerCase());
-  const statuses = list('filters.statuses', raw.statuses).map((s) => s.toLowerCase());
-  for (const s of statuses) if (!/^[1-5](\d\d|xx)$/.test(s)) throw badField('filters.statuses', `"${s}" is not an HTTP status or class (200, 404, 2xx, 4xx)`);
-  const contentTypes = list('filters.contentTypes', raw.contentTypes).map((s) => s.toLowerCase());
-  const seq = list('filters.seq', raw.seq).map(parseRange);
-  return { sites, statuses, contentTypes, seq };
-}
-
-/** `FROM..TO`, `FROM..`, `..TO` or one number. */
-function parseRange(text: string): [number, number] {
-  const m = /^(\d*)\s*(?:\.\.\s*(\d*))?$/.exec(text);
-  const from = m?.[1] ? Number(m[1]) : m?.[2] !== undefined ? 1 : NaN;
-  const to = m?.[2] !== undefined ? (m[2] ? Number(m[2]) : Number.MAX_SAFE_INTEGER) : from;
-  if (!m || !Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to || (m[1] === '' && m[2] === '')) {
-    throw badField('filters.seq', `"${text}" is not a fetch sequence range (FROM..TO, FROM.., ..TO or N)`);
-  }
-  return [from, to];
-}
-
-/** A filter that cannot apply to what is exported is refused rather than silently ignored. */
-function checkFiltersFit(format: ExportFormat, what: ExportSubject, f: ExportFilters): void {
-  const table = format === 'warc' ? 'pages' : what;
-  if (table === 'sites' && (f.statuses.length || f.contentTypes.length || f.seq.length)) {
-    throw badField(f.statuses.length ? 'filters.statuses' : f.contentTypes.length ? 'filters.contentTypes' : 'filters.seq', 'sites are filtered by site only');
-  }
-  if (table === 'links' && (f.statuses.length || f.contentTypes.length)) {
-    throw badField(f.statuses.length ? 'filters.statuses' : 'filters.contentTypes', 'links are filtered by their source page\'s site and fetch sequence only');
-  }
+  const checked = checkWith(ExportOptionsSchema, input, 'an export');
+  if (!checked.ok) throw badField(checked.refusals[0]!.field, checked.refusals[0]!.problem);
+  const o = checked.value;
+  return Object.freeze({ ...o, filters: o.filters as ExportFilters });
 }
 
 /** True when no filter is set. */

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { fieldErrors } from '../../core/config/request-words.js';
 import { CompareRequestSchema } from '../../core/compare/request-schema.js';
+import { ExportRequestSchema, exportInputOf } from '../../core/export/request-schema.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../../core/graph/request-schema.js';
 import { simulationRequestSchema } from '../../core/simulator/request-schema.js';
 
@@ -30,3 +31,6 @@ export const graphExportRefusal = (req: unknown) => formRefusal(GraphExportReque
 /** The Compare view's options (top, host). */
 export const compareFormErrors = (opts: unknown) => formErrors(CompareRequestSchema, opts, 'a comparison');
 export const compareRefusal = (opts: unknown) => formRefusal(CompareRequestSchema, opts, 'a comparison');
+/** The Export dialog's request (format, table, filters), before the host chooses where it goes. */
+export const exportFormErrors = (req: Record<string, unknown>) => formErrors(ExportRequestSchema, exportInputOf(req), 'an export');
+export const exportRefusal = (req: Record<string, unknown>) => formRefusal(ExportRequestSchema, exportInputOf(req), 'an export');

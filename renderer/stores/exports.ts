@@ -9,6 +9,7 @@ import { ref } from 'vue';
 import type { ExportJobDto, ExportRequest, Unsubscribe } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
+import { exportRefusal } from '../lib/request-errors.js';
 
 export type ExportActionKey = `${'start' | 'list'}:${string}` | `cancel:${string}`;
 
@@ -40,6 +41,12 @@ export const useExportsStore = defineStore('exports', () => {
 
   /** Starts an export; its id, or null when it was refused (the error is `start:<crawl>`). */
   async function start(crawlId: string, req: ExportRequest): Promise<string | null> {
+    // Checked with the engine's schema first: a refusal shows at its field as the engine's would, nothing sent.
+    const refused = exportRefusal({ ...req });
+    if (refused) {
+      await run(`start:${crawlId}`, () => Promise.reject(refused));
+      return null;
+    }
     const out = await run(`start:${crawlId}`, () => useApi().startExport(crawlId, req));
     if (!out.ok) return null;
     const id = out.value.exportId;

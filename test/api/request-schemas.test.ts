@@ -18,7 +18,7 @@ import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
-import { compareFormErrors, partitionFormErrors } from '../../renderer/lib/request-errors.js';
+import { compareFormErrors, exportFormErrors, partitionFormErrors } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { userError } from '../../renderer/lib/user-error.js';
 import { crawlbench } from '../helpers/run.js';
@@ -138,6 +138,16 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromCli.field).toBe('--top');
     expect(fromCli.words).toBe(fromApi.words);
     expect(fromForm).toEqual({ top: fromApi.shown });
+  }, 60_000);
+
+  it('export: a status that is none (filters.statuses "2x5")', async () => {
+    const fromCli = await cli(['export', join(workspace, 'small.db'), '--format', 'jsonl', '--out', join(dir, 'pages.jsonl'), '--status', '2x5']);
+    const fromApi = await refused(api.startExport(crawlId, { format: 'jsonl', what: 'pages', statuses: ['2x5'] }));
+    const fromForm = exportFormErrors({ format: 'jsonl', what: 'pages', statuses: ['2x5'] });
+    expect(fromApi.field).toBe('filters.statuses');
+    expect(fromCli.field).toBe('--status');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ 'filters.statuses': fromApi.shown });
   }, 60_000);
 
   it('page search: depth 1001 (no CLI command searches pages: the API and the Pages view)', async () => {
