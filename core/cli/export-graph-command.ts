@@ -1,13 +1,13 @@
+import { checkWith } from '../config/request-words.js';
 import { formatBytes } from '../config/units.js';
 import { badOption } from '../errors.js';
 import { checkExport, exportGraph, type ExportResult } from '../graph/export-graph.js';
-import { FORMATS } from '../graph/formats.js';
 import { linkCount } from '../graph/link-graph.js';
 import { vertexNoun } from '../graph/models.js';
+import { GraphExportRequestSchema } from '../graph/request-schema.js';
 import { unitName } from '../graph/weight-units.js';
-import { choiceFlag } from './args.js';
 import { defineCommand } from './command.js';
-import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, modelFlag, sizesLine } from './graph-flags.js';
+import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, sizesLine } from './graph-flags.js';
 
 const USAGE = `crawlbench export-graph --graph SOURCE --model M --format F --out PATH [--force]
 
@@ -46,9 +46,10 @@ export const exportGraphCommand = defineCommand({
   options: OPTIONS,
   async run(flags, positionals) {
     if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}"`);
-    const model = modelFlag(flags);
-    const format = choiceFlag(flags, 'format', FORMATS);
-    if (format === undefined) throw badOption('--format', `required: ${FORMATS.join(', ')}`);
+    // --model and --format are the graph export request's fields (the API's and the Partition view's schema).
+    const checked = checkWith(GraphExportRequestSchema, { model: flags.model, format: flags.format }, 'a graph export request');
+    if (!checked.ok) throw badOption(`--${checked.refusals[0]!.field}`, checked.refusals[0]!.problem);
+    const { model, format } = checked.value;
     if (!flags.out) throw badOption('--out', 'required: the file to write');
     const req = { model, format, out: flags.out, force: flags.force ?? false };
     checkExport(req); // before the graph is read: an existing output is refused at once

@@ -18,7 +18,7 @@ import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
-import { compareFormErrors, exportFormErrors, partitionFormErrors } from '../../renderer/lib/request-errors.js';
+import { compareFormErrors, exportFormErrors, graphExportRefusal, partitionFormErrors } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { userError } from '../../renderer/lib/user-error.js';
 import { crawlbench } from '../helpers/run.js';
@@ -128,6 +128,17 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromCli.field).toBe('--parts');
     expect(fromCli.words).toBe(fromApi.words);
     expect(fromForm).toEqual({ parts: fromApi.shown });
+  }, 60_000);
+
+  it('graph export: an unknown format', async () => {
+    const fromCli = await cli(['export-graph', '--graph', graphDir, '--model', 'page', '--format', 'gml', '--out', join(dir, 'g.gml')]);
+    const fromApi = await refused(api.exportGraph(crawlId, { model: 'page', format: 'gml' as never }));
+    const fromForm = graphExportRefusal({ model: 'page', format: 'gml' });
+    expect(fromApi.field).toBe('format');
+    expect(fromCli.field).toBe('--format');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'format' });
+    expect(userError(fromForm).text).toBe(fromApi.shown);
   }, 60_000);
 
   it('compare: top = 0', async () => {
