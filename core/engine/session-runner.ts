@@ -42,13 +42,15 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
     if (refusal !== undefined) throw new CrawlError(refusal as ErrorCode, `${origin}: refused earlier in this run (${refusal})`);
     conn = await ctx.fetcher.connect(origin);
     const cached = ctx.robots.status(origin, Date.now());
-    const rules = cached.kind === 'known' ? cached.rules : await robotsPhase(ctx, site, conn, origin, cached, result);
+    const robotsOnConn = { requests: 0 };
+    const rules = cached.kind === 'known' ? cached.rules : await robotsPhase(ctx, site, conn, origin, cached, result, robotsOnConn);
     if (rules === null) {
       giveBack(mine, 0, returned);
       return result;
     }
-    // robots.txt fetched over this connection counts against c; so does each sitemap (--sitemaps).
-    let before = cached.kind === 'known' ? 0 : 1;
+    // robots.txt fetched over this connection counts against c (each redirect hop it followed
+    // over it too); so does each sitemap (--sitemaps).
+    let before = robotsOnConn.requests;
     if (ctx.settings.sitemaps) before = await sitemapPhase(ctx, site, conn, origin, rules, before, result, stopping);
     const loop = ctx.settings.pipeliningDepth > 1 ? pipelinedLoop : pageLoop;
     await loop(ctx, site, conn, rules, mine, before, result, stopping);
@@ -88,12 +90,13 @@ async function robotsPhase(
   origin: string,
   cached: RobotsStatus,
   result: SessionResult,
+  onConn: { requests: number },
 ): Promise<RobotsRules | null> {
   if (cached.kind === 'unavailable' && cached.attempts >= ctx.settings.robotsMaxAttempts) {
     result.park = ErrorCodes.ROBOTS_UNAVAILABLE;
     return null;
   }
-  const robots = await fetchRobots(ctx, site, conn, origin, result);
+  const robots = await fetchRobots(ctx, site, conn, origin, result, onConn);
   if (robots.kind !== 'known') {
     result.extraDelayMs = ctx.settings.robotsRetry;
     const attempts = robots.kind === 'unavailable' ? robots.attempts : 1;
@@ -197,16 +200,26 @@ function measure(ctx: CrawlContext, site: SiteState, conn: Connection): void {
 /**
  * Fetches robots.txt over the session's connection (following up to five redirects,
  * RFC 9309 §2.3.1.2). 2xx: rules; 4xx: allow all; 5xx or no answer: unavailable.
+ * `onConn.requests` counts the requests made over `conn` (against c, as the pages' are).
  */
-async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection, origin: string, result: SessionResult): Promise<RobotsStatus> {
+async function fetchRobots(
+  ctx: CrawlContext,
+  site: SiteState,
+  conn: Connection,
+  origin: string,
+  result: SessionResult,
+  onConn: { requests: number },
+): Promise<RobotsStatus> {
   let url = `${origin}/robots.txt`;
   let current = conn;
+  let used = 0;
   const extra: Connection[] = [];
   try {
     for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
       const u = new URL(url);
-      if (u.origin !== new URL(current.origin).origin || !current.open) {
-        // A new connection to the site (its server closed the last one after the redirect):
+      if (u.origin !== new URL(current.origin).origin || !current.open || used >= ctx.settings.c) {
+        // A new connection to the site (its server closed the last one after the redirect, or
+        // the last one made its c requests: a redirect hop is a request like any other):
         // w after the end of that response, as between any two connections to a site. A
         // redirect to the site's other scheme (http to https) leaves the last one open: it is
         // closed first, one connection to a site at a time (the session's pages then wait).
@@ -215,9 +228,12 @@ async function fetchRobots(ctx: CrawlContext, site: SiteState, conn: Connection,
         if (wait > 0) await sleep(wait);
         current = await ctx.fetcher.connect(u.origin);
         extra.push(current);
+        used = 0;
       }
       let res;
       try {
+        used++;
+        if (current === conn) onConn.requests++;
         res = await current.request(u.pathname + u.search);
       } catch (err) {
         if (!(err instanceof CrawlError)) throw err;

@@ -14,6 +14,7 @@ import { beforeAll, expect, it } from 'vitest';
 import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
+import { politenessViolations } from '../helpers/politeness.js';
 import { BIN, crawlbench, run, type RunResult } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
@@ -75,7 +76,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream', async () => {
   // 600 pages on 24 sites; a latency so that a crawl lasts long enough for the faults.
   const web = generateWeb({ seed: 25, sites: 24, pages: 600, latency: { maxMs: 5 } });
-  const { port } = await serve(web);
+  const { server, port } = await serve(web);
   const seeds = join(dir, 'seeds.txt');
   writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
   const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
@@ -89,10 +90,31 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     expect(truth.length).toBeGreaterThan(500);
   }, 120_000);
 
+  let lastRequests: typeof server.requests = [];
+  /**
+   * The test web's own log of the last parallel crawl against the politeness rules (c = 1, the
+   * default): one connection to a site at a time across the workers, one request over each
+   * (robots.txt and each redirect hop it follows included), and each site fetched by one worker.
+   */
+  function expectPolite(name: string): void {
+    const conns = new Map([...server.connections].filter(([id]) => lastRequests.some((q) => q.connId === id)));
+    expect(politenessViolations(lastRequests, conns, { w: 0, c: 1 })).toEqual([]);
+    const workersOf = new Map<string, Set<number>>();
+    for (let part = 0; part < 4; part++) {
+      for (const url of fetchedUrls(join(dir, `${name}.parts`, `part-${part}.db`))) {
+        const host = new URL(url).hostname;
+        workersOf.set(host, (workersOf.get(host) ?? new Set()).add(part));
+      }
+    }
+    expect([...workersOf].filter(([, parts]) => parts.size > 1)).toEqual([]);
+  }
+
   /** Runs one parallel crawl; checks the merge against the single crawl and the exchange against the prediction. */
   async function crawlAndCompare(name: string, assign: string[], during?: (partsDir: string) => Promise<void>): Promise<Summary> {
     const db = join(dir, `${name}.db`);
+    const before = server.requests.length;
     const r = await parallelCrawl(db, [...flags, '--parts', '4', ...assign, '--predict-from', single, '--json'], during);
+    lastRequests = server.requests.slice(before);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout, r.stderr).toMatch(/^\{/);
     const s = JSON.parse(r.stdout) as Summary;
@@ -119,6 +141,7 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     const total = (dir: string) => s.merge.exchange.filter((e) => e.direction === dir).reduce((n, e) => n + e.messages, 0);
     expect(total('received')).toBe(total('sent'));
     expect(s.merge.fetchedTwice).toBe(0);
+    expectPolite('site-hash');
     // The readers take the merged crawl as they take any other.
     const ev = await crawlbench(['partition-eval', '--graph', join(dir, 'site-hash.db'), '--model', 'site', '--parts', '4', '--assign', 'hash', '--json']);
     expect(ev.code, ev.stderr).toBe(0);
@@ -147,6 +170,7 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     const gp = await run(refPath('metis'), ['-ptype=kway', '-ubvec=1.05 1.05', '-seed=1', graph, '4']);
     expect(gp.code, gp.stdout + gp.stderr).toBe(0);
     const s = await crawlAndCompare('site-metis', ['--model', 'site', '--assign', `${graph}.part.4`]);
+    expectPolite('site-metis');
     expect(s.measured.messages).toBe(s.prediction!.messages);
     expect(s.measured.volume).toBe(s.prediction!.volume);
   }, 120_000);
