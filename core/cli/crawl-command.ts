@@ -8,6 +8,7 @@ import { PARAMS } from '../policies/params.js';
 import { listPolicies } from '../policies/registry.js';
 import { choiceFlag, durationFlag, intFlag, listFlag, numberFlag, sizeFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
+import { limitedFlag } from './limited-flags.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
 import { PARALLEL_OPTIONS, PARALLEL_USAGE } from './parallel-flags.js';
 import { readCaFile } from '../fetch/trust.js';
@@ -226,15 +227,15 @@ export function settingsFromFlags(flags: CrawlFlags): Partial<CrawlSettingsInput
     policyParams: policyParamsFromFlags(flags),
     w: durationFlag(flags, 'w'),
     ...smallSiteFlags(flags),
-    c: intFlag(flags, 'c', 1),
-    r: intFlag(flags, 'r', 1),
+    c: limitedFlag(flags, 'c'),
+    r: limitedFlag(flags, 'r'),
     keepaliveGap: durationFlag(flags, 'keepalive-gap'),
     pipeliningDepth: intFlag(flags, 'pipelining-depth', 1),
     batch: intFlag(flags, 'batch', 1),
-    maxPages: intFlag(flags, 'max-pages', 1),
-    maxDepth: intFlag(flags, 'max-depth', 0),
+    maxPages: limitedFlag(flags, 'max-pages'),
+    maxDepth: limitedFlag(flags, 'max-depth'),
     maxDynamicDepth: intFlag(flags, 'max-dynamic-depth', 0),
-    maxPagesPerSite: intFlag(flags, 'max-site-pages', 1),
+    maxPagesPerSite: limitedFlag(flags, 'max-site-pages'),
     userAgent: flags['user-agent'],
     resolve: resolve.length > 0 ? resolve : undefined,
     perIp: flags['per-ip'] ? true : undefined,

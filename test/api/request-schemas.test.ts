@@ -20,6 +20,7 @@ import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
 import { compareFormErrors, exportFormErrors, graphExportRefusal, partitionFormErrors } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
+import { blankForm, fieldName, requestOfForm } from '../../renderer/lib/crawl-request.js';
 import { userError } from '../../renderer/lib/user-error.js';
 import { crawlbench } from '../helpers/run.js';
 
@@ -85,6 +86,19 @@ describe('each request schema refuses the same bad value with the same field fro
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it('new crawl: c = 0', async () => {
+    const fromCli = await cli(['crawl', '--db', join(dir, 'refused.db'), '--seed', 'http://a.test/', '--c', '0']);
+    const fromApi = await refused(api.createCrawl({ name: 'refused', seedText: 'http://a.test/', c: 0 }));
+    const errors: Record<string, string> = {};
+    const fromForm = requestOfForm({ ...blankForm(), c: '0' }, {}, { policyParams: [], takesHistory: false }, errors);
+    expect(fromApi.field).toBe('c');
+    expect(fromCli.field).toBe('--c');
+    expect(fromCli.words).toBe(fromApi.words);
+    // The form says it after the field's label, with what was typed (as the Pages view's depth).
+    expect(fromForm).toBeNull();
+    expect(errors).toEqual({ c: `${fieldName('c', null)} ${fromApi.words} (not “0”).` });
+  }, 60_000);
 
   it('simulation: r = 0', async () => {
     const fromCli = await cli(['simulate', '--graph', graphDir, '--policy', 'opic', '--r', '0']);
