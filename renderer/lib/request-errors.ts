@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { fieldErrors } from '../../core/config/request-words.js';
+import { PageLinksSchema } from '../../core/api/page-request-schema.js';
 import { CompareRequestSchema } from '../../core/compare/request-schema.js';
 import { ExportRequestSchema, exportInputOf } from '../../core/export/request-schema.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../../core/graph/request-schema.js';
@@ -34,3 +35,5 @@ export const compareRefusal = (opts: unknown) => formRefusal(CompareRequestSchem
 /** The Export dialog's request (format, table, filters), before the host chooses where it goes. */
 export const exportFormErrors = (req: Record<string, unknown>) => formErrors(ExportRequestSchema, exportInputOf(req), 'an export');
 export const exportRefusal = (req: Record<string, unknown>) => formRefusal(ExportRequestSchema, exportInputOf(req), 'an export');
+/** Which links of a page the Pages view's inspector asks for (linkLimit, and the offsets from its route). */
+export const pageLinksRefusal = (links: unknown) => formRefusal(PageLinksSchema, links, 'the links of a page');

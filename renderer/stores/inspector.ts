@@ -4,6 +4,7 @@ import { ref } from 'vue';
 import type { PageDetail, PageLinksQuery } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
+import { pageLinksRefusal } from '../lib/request-errors.js';
 
 export const useInspectorStore = defineStore('inspector', () => {
   const { run, status } = asyncActions<'lookup'>();
@@ -20,7 +21,12 @@ export const useInspectorStore = defineStore('inspector', () => {
     crawlId.value = id;
     url.value = target;
     notFound.value = false;
-    const out = await run('lookup', async () => (target ? useApi().getPage(id, target, links) : null));
+    // The links asked for checked with the engine's schema first: a refusal shows as the engine's would, nothing sent.
+    const refused = target && links !== undefined ? pageLinksRefusal(links) : null;
+    const out = await run('lookup', async () => {
+      if (refused) throw refused;
+      return target ? useApi().getPage(id, target, links) : null;
+    });
     if (out.stale) return;
     page.value = out.ok ? out.value : null;
     notFound.value = out.ok && out.value === null && target !== '';

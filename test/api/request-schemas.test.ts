@@ -18,7 +18,7 @@ import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
-import { compareFormErrors, exportFormErrors, graphExportRefusal, partitionFormErrors } from '../../renderer/lib/request-errors.js';
+import { compareFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { blankForm, fieldName, requestOfForm } from '../../renderer/lib/crawl-request.js';
 import { userError } from '../../renderer/lib/user-error.js';
@@ -181,5 +181,14 @@ describe('each request schema refuses the same bad value with the same field fro
     const fromForm = searchOfDraft(draft as Parameters<typeof searchOfDraft>[0]);
     expect(fromApi.field).toBe('depth');
     expect(fromForm).toEqual({ depthError: `Depth ${fromApi.words} (not “1001”).` });
+  }, 60_000);
+
+  it("a page's links: an in-link offset past 1,000,000,000 (no CLI command lists a page's links: the API and the Pages view's inspector)", async () => {
+    const links = { linkLimit: 100, inOffset: 2_000_000_000, outOffset: 0 };
+    const fromApi = await refused(api.getPage(crawlId, 'http://a.test/', links));
+    const fromForm = pageLinksRefusal(links);
+    expect(fromApi.field).toBe('inOffset');
+    expect(fromForm).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'inOffset' });
+    expect(userError(fromForm).text).toBe(fromApi.shown);
   }, 60_000);
 });
