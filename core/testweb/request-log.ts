@@ -16,7 +16,7 @@ export function now(): number {
 export interface ServedRequest {
   /** When the request arrived. */
   t: number;
-  /** When the response finished ('finish') or was cut off ('close'). */
+  /** When the server wrote the response's last byte (res.end called), or when it was cut off ('close'). */
   tEnd: number;
   /** Host header without port, lower-case. */
   host: string;

@@ -91,14 +91,20 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
   }, 120_000);
 
   let lastRequests: typeof server.requests = [];
+  /** The w of the crawls whose politeness is checked (the others crawl at w = 0). */
+  const W = 20;
+  const politeW = ['--w', `${W}ms`];
+  const robotsOf = new Map(web.sites.map((site) => [site.host, site.robots]));
   /**
    * The test web's own log of the last parallel crawl against the politeness rules (c = 1, the
-   * default): one connection to a site at a time across the workers, one request over each
-   * (robots.txt and each redirect hop it follows included), and each site fetched by one worker.
+   * default): one connection to a site at a time across the workers, W between them (a site's
+   * Crawl-delay where it states one), one request over each (robots.txt and each redirect hop it
+   * follows included), and each site fetched by one worker.
    */
   function expectPolite(name: string): void {
     const conns = new Map([...server.connections].filter(([id]) => lastRequests.some((q) => q.connId === id)));
-    expect(politenessViolations(lastRequests, conns, { w: 0, c: 1 })).toEqual([]);
+    const wFor = (host: string) => (robotsOf.get(host) === 'crawl-delay' ? 1000 : W);
+    expect(politenessViolations(lastRequests, conns, { w: W, c: 1, wFor })).toEqual([]);
     const workersOf = new Map<string, Set<number>>();
     for (let part = 0; part < 4; part++) {
       for (const url of fetchedUrls(join(dir, `${name}.parts`, `part-${part}.db`))) {
@@ -125,9 +131,9 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     return s;
   }
 
-  it('a site hash: the merged crawl is the single crawl, the exchange is partition-eval\'s prediction; the same crawl started twice is refused', async () => {
+  it('a site hash: the merged crawl is the single crawl, the exchange is partition-eval\'s prediction; at w = 20 ms the test web\'s log shows one connection per site, w apart, across the workers; the same crawl started twice is refused', async () => {
     let second: RunResult | null = null;
-    const s = await crawlAndCompare('site-hash', ['--model', 'site', '--assign', 'hash'], async (parts) => {
+    const s = await crawlAndCompare('site-hash', ['--model', 'site', '--assign', 'hash', ...politeW], async (parts) => {
       await processes(parts);
       second = await crawlbench(['crawl', '--db', join(dir, 'site-hash.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash']);
     });
@@ -163,13 +169,13 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     expect(refused.stderr).toMatch(/exists \(--force writes over it\) \[CRAWL_OUTPUT_EXISTS\]/);
   }, 120_000);
 
-  itWith(['metis'], 'a METIS site partition of the earlier crawl: the same, with the vector read through its id map', async () => {
+  itWith(['metis'], 'a METIS site partition of the earlier crawl: the same, with the vector read through its id map, and as polite', async () => {
     const graph = join(dir, 'sites.metis');
     const ex = await crawlbench(['export-graph', '--graph', single, '--model', 'site', '--format', 'metis', '--out', graph]);
     expect(ex.code, ex.stderr).toBe(0);
     const gp = await run(refPath('metis'), ['-ptype=kway', '-ubvec=1.05 1.05', '-seed=1', graph, '4']);
     expect(gp.code, gp.stdout + gp.stderr).toBe(0);
-    const s = await crawlAndCompare('site-metis', ['--model', 'site', '--assign', `${graph}.part.4`]);
+    const s = await crawlAndCompare('site-metis', ['--model', 'site', '--assign', `${graph}.part.4`, ...politeW]);
     expectPolite('site-metis');
     expect(s.measured.messages).toBe(s.prediction!.messages);
     expect(s.measured.volume).toBe(s.prediction!.volume);
