@@ -1,16 +1,18 @@
 /**
  * listSites: a crawl's sites one page at a time, filtered and sorted by the engine (the Sites
- * view, Live's top sites). Every field of the query is checked here, since scripts reach the
- * API too: a bad one is refused with badField naming it, never clamped or ignored.
+ * view, Live's top sites). Every field of the query is checked with its schema
+ * (sites-request-schema.ts), since scripts reach the API too: a bad one is refused naming it,
+ * never clamped or ignored.
  */
 import { badField, ErrorCodes, SkipCodes } from '../errors.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { schemeNames } from '../store/record-fields.js';
 import { SiteList, type SiteListSort, type SiteRobotsRow } from '../store/site-list.js';
-import { SITE_SORT_KEYS, SITE_STATES, type SiteRobotsDto, type SiteSortKey, type SitesPage, type SitesQuery, type SiteStateDto } from './contract.js';
+import type { SiteRobotsDto, SiteSortKey, SitesPage, SitesQuery } from './contract.js';
+import { checkRequest } from './request-check.js';
+import { SitesQuerySchema, type CheckedSitesQuery } from './sites-request-schema.js';
 
-export const MAX_SITES_LIMIT = 500;
-const MAX_HOST_TEXT = 500;
+export { MAX_SITES_LIMIT, type CheckedSitesQuery } from './sites-request-schema.js';
 
 /** The contract's sort keys (column names) as the store's sorts. */
 const SORTS: Readonly<Record<SiteSortKey, SiteListSort>> = {
@@ -30,51 +32,10 @@ const SORTS: Readonly<Record<SiteSortKey, SiteListSort>> = {
 /** Codes that say why a page was left alone, not that anything failed: not shown as errors. */
 const NOT_ERRORS: ReadonlySet<string> = new Set(Object.values(SkipCodes));
 
-export interface CheckedSitesQuery {
-  offset: number;
-  limit: number;
-  sort: SiteSortKey;
-  descending: boolean;
-  host: string | null;
-  state: SiteStateDto | null;
-  errorsOnly: boolean;
-}
-
-/** The query with its defaults, or a CRAWL_BAD_OPTION naming the first bad field. */
+/** The query with its defaults (sites-request-schema.ts), or a CRAWL_BAD_OPTION naming the first bad field. */
 export function checkSitesQuery(q: unknown): CheckedSitesQuery {
-  if (q === undefined || q === null) q = {};
-  if (typeof q !== 'object' || Array.isArray(q)) throw badField('query', 'must be an object of filters, sort and paging');
-  const f = q as Record<keyof SitesQuery, unknown>;
-  const offset = f.offset ?? 0;
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > 1e9) throw badField('offset', 'must be a whole number from 0 to 1,000,000,000');
-  const limit = f.limit ?? 50;
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SITES_LIMIT) {
-    throw badField('limit', `must be a whole number from 1 to ${MAX_SITES_LIMIT}`);
-  }
-  const sort = f.sort ?? 'pages_fetched';
-  if (typeof sort !== 'string' || !(SITE_SORT_KEYS as readonly string[]).includes(sort)) {
-    throw badField('sort', `must be one of ${SITE_SORT_KEYS.join(', ')}`);
-  }
-  const descending = f.descending ?? (sort !== 'host' && sort !== 'state');
-  if (typeof descending !== 'boolean') throw badField('descending', 'must be true or false');
-  const host = f.host ?? '';
-  if (typeof host !== 'string') throw badField('host', 'must be text');
-  if (host.length > MAX_HOST_TEXT) throw badField('host', `must be at most ${MAX_HOST_TEXT} characters`);
-  const state = f.state ?? null;
-  if (state !== null && (typeof state !== 'string' || !(SITE_STATES as readonly string[]).includes(state))) {
-    throw badField('state', `must be one of ${SITE_STATES.join(', ')}`);
-  }
-  const errorsOnly = f.errorsOnly ?? false;
-  if (typeof errorsOnly !== 'boolean') throw badField('errorsOnly', 'must be true or false');
-  return {
-    offset,
-    limit,
-    sort: sort as SiteSortKey,
-    descending,
-    host: host.trim() === '' ? null : host.trim().toLowerCase(),
-    state: state as SiteStateDto | null,
-    errorsOnly,
-  };
+  if (q !== undefined && q !== null && (typeof q !== 'object' || Array.isArray(q))) throw badField('query', 'must be an object of filters, sort and paging');
+  return checkRequest(SitesQuerySchema, q ?? {}, 'a sites query');
 }
 
 export function sitesPage(reader: CrawlReader, query: SitesQuery = {}): SitesPage {

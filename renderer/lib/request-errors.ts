@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { fieldErrors } from '../../core/config/request-words.js';
 import { PageLinksSchema } from '../../core/api/page-request-schema.js';
+import { SitesQuerySchema } from '../../core/api/sites-request-schema.js';
 import { CompareRequestSchema } from '../../core/compare/request-schema.js';
 import { ExportRequestSchema, exportInputOf } from '../../core/export/request-schema.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../../core/graph/request-schema.js';
@@ -37,3 +38,5 @@ export const exportFormErrors = (req: Record<string, unknown>) => formErrors(Exp
 export const exportRefusal = (req: Record<string, unknown>) => formRefusal(ExportRequestSchema, exportInputOf(req), 'an export');
 /** Which links of a page the Pages view's inspector asks for (linkLimit, and the offsets from its route). */
 export const pageLinksRefusal = (links: unknown) => formRefusal(PageLinksSchema, links, 'the links of a page');
+/** The Sites view's question (its filter form's host, state and errors-only, its sort and page). */
+export const sitesQueryRefusal = (query: unknown) => formRefusal(SitesQuerySchema, query ?? {}, 'a sites query');

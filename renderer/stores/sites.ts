@@ -9,6 +9,7 @@ import { ref } from 'vue';
 import type { SitesPage, SitesQuery } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
+import { sitesQueryRefusal } from '../lib/request-errors.js';
 
 export const useSitesStore = defineStore('sites', () => {
   const { run, status } = asyncActions<'sites'>();
@@ -16,7 +17,9 @@ export const useSitesStore = defineStore('sites', () => {
   const page = ref<(SitesPage & { crawlId: string; query: SitesQuery }) | null>(null);
 
   async function load(crawlId: string, query: SitesQuery): Promise<void> {
-    const out = await run('sites', () => useApi().listSites(crawlId, query));
+    // Checked with the engine's schema first: a refusal shows as the engine's would, nothing sent.
+    const refused = sitesQueryRefusal(query);
+    const out = await run('sites', () => (refused ? Promise.reject(refused) : useApi().listSites(crawlId, query)));
     if (out.stale) return;
     // A refusal keeps the page shown (its error says why the new one is not); another crawl's page goes.
     if (out.ok) page.value = { ...out.value, crawlId, query };

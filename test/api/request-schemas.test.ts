@@ -18,7 +18,7 @@ import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
-import { compareFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors } from '../../renderer/lib/request-errors.js';
+import { compareFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors, sitesQueryRefusal } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { blankForm, fieldName, requestOfForm } from '../../renderer/lib/crawl-request.js';
 import { userError } from '../../renderer/lib/user-error.js';
@@ -189,6 +189,15 @@ describe('each request schema refuses the same bad value with the same field fro
     const fromForm = pageLinksRefusal(links);
     expect(fromApi.field).toBe('inOffset');
     expect(fromForm).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'inOffset' });
+    expect(userError(fromForm).text).toBe(fromApi.shown);
+  }, 60_000);
+
+  it('sites query: a host filter of 501 characters (no CLI command lists sites: the API and the Sites view)', async () => {
+    const query = { host: 'a'.repeat(501) };
+    const fromApi = await refused(api.listSites(crawlId, query));
+    const fromForm = sitesQueryRefusal(query);
+    expect(fromApi.field).toBe('host');
+    expect(fromForm).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'host' });
     expect(userError(fromForm).text).toBe(fromApi.shown);
   }, 60_000);
 });

@@ -87,7 +87,7 @@ const FEATURE_CONTRACTS = ['shared', 'crawls', 'live', 'sites', 'results', 'comp
  * import a package, zod. The transports and the contract never import them, so Electron's
  * preload (ipc.ts, rpc-server.ts) stays free of zod.
  */
-const REQUEST_SCHEMAS = ['core/config/request-words.ts', 'core/config/limit-schema.ts', 'core/simulator/request-schema.ts', 'core/graph/request-schema.ts', 'core/compare/request-schema.ts', 'core/api/page-request-schema.ts', 'core/export/request-schema.ts'];
+const REQUEST_SCHEMAS = ['core/config/request-words.ts', 'core/config/limit-schema.ts', 'core/simulator/request-schema.ts', 'core/graph/request-schema.ts', 'core/compare/request-schema.ts', 'core/api/page-request-schema.ts', 'core/export/request-schema.ts', 'core/api/sites-request-schema.ts'];
 const BROWSER_SAFE = [
   'core/config/limits.ts', 'core/api/limits.ts', ...RESULT_TYPES, 'core/api/contract.ts', ...FEATURE_CONTRACTS,
   'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts',
