@@ -37,15 +37,19 @@ export class CrawlCounters {
   }
 }
 
-/** A link found for a page another worker owns, as discover() was given it. */
-export interface ForeignLink {
+/** A link or a seed as discover() is given it (engine/discovery.ts). */
+export interface Discovery {
   url: string;
   depth: number;
   parentId: number | null;
   redirects: number;
   anchor: string | null;
+  /** Known through nofollow links only: stored, not fetched. */
   nofollow: boolean;
 }
+
+/** A link found for a page another worker owns, as discover() was given it. */
+export type ForeignLink = Discovery;
 
 /**
  * A worker of a parallel crawl (core/parallel): which URLs it owns, and where the links it

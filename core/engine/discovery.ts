@@ -1,17 +1,9 @@
 import { ErrorCodes, SkipCodes } from '../errors.js';
 import { isDynamic } from '../url/canonical.js';
 import { siteKey } from '../url/site-key.js';
-import type { CrawlContext } from './context.js';
+import type { CrawlContext, Discovery } from './context.js';
 
-export interface Discovery {
-  url: string;
-  depth: number;
-  parentId: number | null;
-  redirects: number;
-  anchor: string | null;
-  /** Known through nofollow links only: stored, not fetched. */
-  nofollow: boolean;
-}
+export type { Discovery } from './context.js';
 
 /** Told the URLs that are pages not skipped: discover() returns their id at once from then on. */
 export interface KnownPages {
