@@ -268,6 +268,9 @@ export class Crawler extends EventEmitter {
     }).finally(() => {
       clearInterval(statsTimer);
       if (this.commitTimer) clearInterval(this.commitTimer);
+      // The last counters to the listeners (Live), so a run shorter than a second, and the
+      // second after the last sample, is seen too (the stored timeline keeps its samples).
+      this.safely(() => this.emit('stats', this.snapshot()));
     });
   }
 
