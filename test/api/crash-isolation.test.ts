@@ -117,6 +117,8 @@ describe('the engine host started again after a crash', async () => {
       await api.createCrawl({ name: 'held', seedText: seeds.join('\n'), resolve: [{ pattern: '*', address: '127.0.0.1' }], w: 60, c: 1, r: 8 });
       await api.start('held');
       await until('pages', async () => ((await api.currentStats('held'))?.pages ?? 0) >= 20 || undefined);
+      // Stopped first, so the call is surely pending (a running engine could answer it before the kill lands).
+      process.kill(pids[0]!, 'SIGSTOP');
       const pending = api.listCrawls();
       process.kill(pids[0]!, 'SIGKILL');
       await expect(pending).rejects.toMatchObject({ code: 'CRAWL_INTERNAL' });
