@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
+import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
 import { politenessViolations } from '../helpers/politeness.js';
@@ -18,7 +19,6 @@ import { BIN, crawlbench, run, type RunResult } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
 import { describeWith, itWith, refPath } from '../references.js';
-import { fetchedUrls } from '../helpers/crawl-db.js';
 
 const dir = tmpDir('crawlbench-parallel-');
 
@@ -28,6 +28,15 @@ interface Summary {
   prediction: { messages: number; volume: number } | null;
   workerRestarts: number;
   brokerRestarts: number;
+}
+
+function fetchedUrls(db: string): string[] {
+  const d = new Sqlite(db, { readonly: true });
+  try {
+    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
+  } finally {
+    d.close();
+  }
 }
 
 /** Starts `crawlbench crawl --parts 4 ...` and resolves with its result; `during` runs while it crawls. */
