@@ -8,6 +8,7 @@ import { checkedSimulateFlags } from './simulate-flags.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
 import { MEASURE_OPTIONS, MEASURE_USAGE, measureFlags } from './eval-measure-flags.js';
 import { choCsvSeries, choText, writeChoCsv } from './simulate-cho.js';
+import { batchText, SERIES_USAGE, writeSeriesCsv } from './simulate-series.js';
 
 const USAGE = `crawlbench simulate --graph SOURCE --policy P[,P...|all] [options]
 
@@ -47,6 +48,7 @@ ${MEASURE_USAGE}
   --csv FILE             the curves (policy, fraction_pages, cumulative_pagerank, seconds) and
                          open connections over time (policy, seconds, open); with several
                          --r/--c/--bandwidth values, the speed-up table
+${SERIES_USAGE}
   --json                 print one JSON object on stdout`;
 
 const OPTIONS = {
@@ -70,6 +72,7 @@ const OPTIONS = {
   'max-pages-per-site': { type: 'string' },
   'per-ip': { type: 'boolean' },
   csv: { type: 'string' },
+  'series-csv': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -97,6 +100,7 @@ export const simulateCommand = defineCommand({
 
     if (rs.length > 1 || cs.length > 1 || bandwidths.length > 1) {
       if (names.length !== 1) throw badOption('--policy', 'a speed-up table (several --r, --c or --bandwidth values) takes exactly one policy');
+      if (flags['series-csv'] !== undefined) throw badOption('--series-csv', 'not with a speed-up table (several --r, --c or --bandwidth values): the series are of one run');
       const p = prepare({ graph, seeds: common.seeds, siteKey: common.siteKey });
       progress(`graph ${graph}: ${p.g.n} pages, ${p.g.sites.length} sites, ${p.reachableCount} reachable; ${rs.length * cs.length * bandwidths.length} simulations`);
       const { history, historySource } = historyFor(names, common, p);
@@ -117,6 +121,7 @@ export const simulateCommand = defineCommand({
     const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, measure: measureFlags(flags), onProgress: progress });
     if (csv !== undefined) writeCurves(csv, report);
     if (flags['cho-csv'] !== undefined) writeChoCsv(flags['cho-csv'], report);
+    if (flags['series-csv'] !== undefined) writeSeriesCsv(flags['series-csv'], report);
     process.stdout.write((flags.json ? JSON.stringify(report) : reportText(report)) + '\n');
     return 0;
   },
@@ -190,6 +195,7 @@ export function reportText(r: SimulateReport): string {
     '',
     `  (random order: 0.500; best possible order: ${best === undefined ? '-' : f3(best)}; "50% PR at" = share of the pages fetched when half the PageRank was in)`,
     ...choText(r),
+    ...batchText(r),
   ].join('\n');
 }
 

@@ -16,6 +16,8 @@ export interface SchedulerOptions {
   waitFor?: (site: SiteState) => number;
   /** Batches of K pages (thesis: K = 100,000); null = one continuous crawl. */
   batch?: number | null;
+  /** Batch mode: told of each page a batch admits, with the batch's number (1, 2, ...): the simulator's batch series. */
+  onAdmit?: (pageId: number, site: SiteState, batch: number) => void;
 }
 
 export interface QueuedPage {
@@ -45,6 +47,7 @@ export class Scheduler implements PolicyHost {
   private readonly w: number;
   private readonly waitFor: ((site: SiteState) => number) | null;
   private readonly batch: number | null;
+  private readonly onAdmit: SchedulerOptions['onAdmit'] | null;
   private readonly byId = new Map<number, SiteState>();
   /** Sites allowed to be contacted now, by site rank. */
   private readonly ready = new IndexedHeap();
@@ -69,6 +72,7 @@ export class Scheduler implements PolicyHost {
     this.w = opts.w;
     this.waitFor = opts.waitFor ?? null;
     this.batch = opts.batch ?? null;
+    this.onAdmit = opts.onAdmit ?? null;
     this.policy.attach?.(this);
   }
 
@@ -246,6 +250,7 @@ export class Scheduler implements PolicyHost {
       const site = this.backlogSite.get(pageId)!;
       this.backlogSite.delete(pageId);
       this.pushToSite(site, pageId, priority);
+      this.onAdmit?.(pageId, site, this.batchesFormed);
     }
   }
 

@@ -33,7 +33,47 @@ export interface PolicyOutcome {
   connections: number;
   wallSeconds: number;
   curve: { fractionPages: number; cumulativePageRank: number; seconds: number }[];
+  /** Active robots (open connections, at most r) over the crawl: (ms, count) at each change, thinned to about 2,000 points. */
   openSeries: { t: number[]; open: number[] };
+  /** A crawl in batches (--batch): its batches in the order formed (Castillo §4.4, Figures 4.9-4.11); null otherwise. */
+  batches: BatchOutcome[] | null;
+  /**
+   * The batch that admitted the page fetched halfway through the crawl (page floor(n/2) + 1 of
+   * n): the thesis's "typical batch ... at the middle of the crawl" (Figure 4.9); null without batches.
+   */
+  middleBatch: number | null;
+}
+
+/**
+ * One batch of a crawl in batches of K pages (Castillo §4.4): the pages the scheduler admitted
+ * together, which sites they are on (Figure 4.9), and the robots active while it was retrieved
+ * (Figures 4.10 and 4.11). A robot is active while it holds a connection to a site, so at most
+ * r are; it is idle while every site with pages left waits out w.
+ */
+export interface BatchOutcome {
+  /** 1, 2, ... in the order formed. */
+  index: number;
+  /** Pages admitted (K, or fewer when fewer were known: the first and the last batches). */
+  pages: number;
+  /** Of them, fetched by the end of the crawl. */
+  fetched: number;
+  /** Distinct sites among its pages. */
+  sites: number;
+  /** Sites by the pages they have in the batch, by pages ascending: {pages: 3, sites: 40} = 40 sites with 3 pages each. */
+  pagesPerSite: Array<{ pages: number; sites: number }>;
+  /** When it was formed, seconds since the crawl started. */
+  formedSeconds: number;
+  /** When its last page was fetched (null: not all were, as with --max-pages). Retrieval time = end - formed. */
+  endSeconds: number | null;
+  /**
+   * Active robots from its forming to its end (or the crawl's): t in seconds since it was
+   * formed, the count in force from then on; every change, thinned to about 1,000 points.
+   * Batches overlap (the next is admitted when this one runs low), so its robots may be
+   * fetching the next one's pages near its end.
+   */
+  activeRobots: { t: number[]; active: number[] };
+  /** Time-average of active robots over the same interval. */
+  meanActiveRobots: number;
 }
 
 export interface SimulateReport {

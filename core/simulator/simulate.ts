@@ -242,6 +242,8 @@ export function evaluateRun(r: SimulationResult, truth: Float64Array, points: nu
     wallSeconds: r.wallMs / 1000,
     curve: m.curve.map((c) => ({ fractionPages: c.fractionPages, cumulativePageRank: c.cumulativePageRank, seconds: c.seconds })),
     openSeries: r.openSeries,
+    batches: r.batches,
+    middleBatch: r.middleBatch,
   };
 }
 

@@ -5,8 +5,10 @@ import { IpGate } from '../scheduler/ip-gate.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { SiteState } from '../scheduler/site-state.js';
 import { siteWait, type SmallSiteWait } from '../scheduler/site-wait.js';
+import { BatchRecorder } from './batch-series.js';
 import { EventQueue } from './event-queue.js';
 import { pageSize, serverModel, type NetworkOptions, type ServerModel } from './network.js';
+import type { BatchOutcome } from './report.js';
 import { SharedLink } from './shared-link.js';
 import type { SimGraph } from './sim-graph.js';
 
@@ -61,6 +63,9 @@ export interface SimulationResult {
   openSeries: { t: number[]; open: number[] };
   /** Time-average of open connections over the crawl. */
   meanOpen: number;
+  /** With batches: each batch and the one in the middle of the crawl (report.ts, BatchOutcome). */
+  batches: BatchOutcome[] | null;
+  middleBatch: number | null;
   wallMs: number;
 }
 
@@ -117,6 +122,7 @@ export class Simulation {
   private readonly series = new Thinned(2000);
   private openArea = 0;
   private lastOpenAt = 0;
+  private readonly batchLog: BatchRecorder | null;
 
   constructor(
     private readonly g: SimGraph,
@@ -130,7 +136,10 @@ export class Simulation {
       oracle: o.oracle,
     };
     this.policy = createPolicy(o.policy, o.params ?? {}, ctx);
-    this.scheduler = new Scheduler({ clock: this.clock, policy: this.policy, r: o.r, c: o.c, w: o.w, waitFor: siteWait(o.w, o.smallSites), batch: o.batch ?? null });
+    const batchLog = o.batch ? new BatchRecorder(g.n) : null;
+    this.batchLog = batchLog;
+    const onAdmit = batchLog ? (id: number, _site: SiteState, batch: number) => batchLog.admitted(id, this.g.siteOf[this.nodeOf[id]!]!, batch, this.clock.t) : undefined;
+    this.scheduler = new Scheduler({ clock: this.clock, policy: this.policy, r: o.r, c: o.c, w: o.w, waitFor: siteWait(o.w, o.smallSites), batch: o.batch ?? null, onAdmit });
     this.link = new SharedLink(o.bandwidth);
     this.ipGate = o.perIp ? new IpGate(o.w) : null;
     this.simOf = new Int32Array(g.n);
@@ -170,6 +179,9 @@ export class Simulation {
       connections: this.connections,
       openSeries: this.series.values(),
       meanOpen: end > 0 ? this.openArea / end : 0,
+      batches: this.batchLog ? this.batchLog.outcomes(end) : null,
+      // The batch of the page fetched halfway: the thesis's typical batch in the middle of the crawl.
+      middleBatch: this.batchLog && this.fetched > 0 ? this.batchLog.batchOfPage(this.simOf[this.order[Math.floor(this.fetched / 2)]!]!) : null,
       wallMs: performance.now() - wall,
     };
   }
@@ -275,6 +287,7 @@ export class Simulation {
     const v = this.nodeOf[id]!;
     this.order[this.fetched] = v;
     this.times[this.fetched] = this.clock.t;
+    this.batchLog?.fetched(id, this.clock.t);
     this.fetched++;
     if (this.o.onFetched && this.fetched % (this.o.progressEvery ?? 1000) === 0) this.o.onFetched(this.fetched);
     site.pagesFetched++;
@@ -291,6 +304,7 @@ export class Simulation {
     this.openArea += this.series.last() * (t - this.lastOpenAt);
     this.lastOpenAt = t;
     this.series.push(t, open);
+    this.batchLog?.open(t, open);
   }
 }
 
