@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # npm run setup:test-tools: brings the outside references the tests check crawlbench against
 # (test/reference-probes.ts lists them, with why each is there), as far as this machine can:
-#   - Debian or Ubuntu packages through apt-get, as root or with sudo: python3-networkx (an
-#     independent PageRank), chromium (the browser the workbench tests drive), metis (gpmetis,
-#     graphchk), nats-server (the parallel crawl's broker), Zoltan with OpenMPI and a C compiler
-#     (the hypergraph partitioner);
+#   - Debian or Ubuntu packages through apt-get, as root or with sudo: python3-networkx and
+#     python3-scipy (an independent PageRank: networkx's pagerank runs on SciPy), chromium (the
+#     browser the workbench tests drive), metis (gpmetis, graphchk), nats-server (the parallel
+#     crawl's broker), Zoltan with OpenMPI and a C compiler (the hypergraph partitioner);
 #   - crawlbench's Zoltan driver, compiled into the cache (CRAWLBENCH_CACHE, else
 #     ~/.cache/crawlbench), where crawlbench looks for it;
 #   - Python warcio, where pip reaches its registry (a second independent WARC reader);
@@ -30,7 +30,7 @@ left=()
 say() { printf 'setup:test-tools: %s\n' "$*"; }
 
 # --- Debian packages --------------------------------------------------------------------------
-packages=(python3-networkx chromium metis nats-server libtrilinos-zoltan-dev libopenmpi-dev gcc)
+packages=(python3-networkx python3-scipy chromium metis nats-server libtrilinos-zoltan-dev libopenmpi-dev gcc)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in "${packages[@]}"; do

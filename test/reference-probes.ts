@@ -77,9 +77,9 @@ const SETUP = 'npm run setup:test-tools';
 export const REFERENCES: readonly Reference[] = [
   {
     name: 'networkx',
-    what: "Python networkx, the independent PageRank, Kendall's tau and GraphML reader",
-    probe: () => pythonModule('networkx'),
-    hint: `apt-get install python3-networkx (or ${SETUP})`,
+    what: "Python networkx, the independent PageRank, Kendall's tau and GraphML reader (its pagerank needs SciPy)",
+    probe: () => pythonModule('networkx, scipy'),
+    hint: `apt-get install python3-networkx python3-scipy (or ${SETUP})`,
   },
   {
     name: 'chromium',
