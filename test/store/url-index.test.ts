@@ -51,12 +51,44 @@ describe('URL index', () => {
     store.begin();
     store.insertPage({ url: 'http://a.test/2', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
     store.rollback();
-    expect(store.findPage('http://a.test/1')).toEqual({ id: a, status: 'queued', error_code: null });
+    expect(store.findPage('http://a.test/1')).toEqual({ id: a, status: 'queued', error_code: null, depth: 0 });
     expect(store.findPage('http://a.test/2')).toBeUndefined(); // its id was rolled back with the batch
     store.close();
     const again = CrawlStore.open(path);
     expect(again.findPage('http://a.test/1')?.id).toBe(a);
     expect(again.findPage('http://a.test/2')).toBeUndefined();
     again.close();
+  });
+  it("findPage follows a page's status and error code through fetches, failures and a rolled-back batch", () => {
+    const store = CrawlStore.create(join(dir, 'facts.db'), settings);
+    const site = store.insertSite('a.test');
+    const page = (n: number) => store.insertPage({ url: `http://a.test/${n}`, siteId: site, depth: n, parentId: null, redirects: 0, status: 'queued' });
+    const fetch = { httpStatus: 200, contentType: 'text/html', bytes: 1, contentHash: null, duplicateOf: null, title: null, noindex: false, fetchedAt: 1, responseMs: 1 };
+    store.begin();
+    const [a, b, c, d] = [page(1), page(2), page(3), page(4)];
+    store.recordFetch(a, { ...fetch, status: 'fetched', errorCode: null, attempts: 1 });
+    store.recordAttempt(b, 1, 'CRAWL_TIMEOUT');
+    store.finishPage(c, 'skipped', 'CRAWL_SITE_PARKED', 0);
+    store.commit();
+    const find = (n: number) => {
+      const p = store.findPage(`http://a.test/${n}`);
+      return p && { id: p.id, status: p.status, error_code: p.error_code };
+    };
+    expect(find(1)).toEqual({ id: a, status: 'fetched', error_code: null });
+    expect(find(2)).toEqual({ id: b, status: 'queued', error_code: 'CRAWL_TIMEOUT' });
+    expect(find(3)).toEqual({ id: c, status: 'skipped', error_code: 'CRAWL_SITE_PARKED' });
+    store.begin();
+    store.recordFetch(d, { ...fetch, status: 'failed', errorCode: 'CRAWL_HTTP_404', attempts: 1 });
+    store.requeuePage(c, site, 2, 0);
+    const e = page(5);
+    expect(find(4)).toEqual({ id: d, status: 'failed', error_code: 'CRAWL_HTTP_404' });
+    expect(find(3)).toEqual({ id: c, status: 'queued', error_code: null });
+    expect(find(5)?.id).toBe(e);
+    store.rollback();
+    // Memory goes back with the file: the batch's fetch, requeue and new page are gone.
+    expect(find(4)).toEqual({ id: d, status: 'queued', error_code: null });
+    expect(find(3)).toEqual({ id: c, status: 'skipped', error_code: 'CRAWL_SITE_PARKED' });
+    expect(find(5)).toBeUndefined();
+    store.close();
   });
 });
