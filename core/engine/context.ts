@@ -65,6 +65,12 @@ export interface PartHook {
   pageDone(pageId: number, url: string): void;
   /** True while the crawl must wait for URLs from other workers instead of finishing when its frontier is empty. */
   holdOpen(): boolean;
+  /**
+   * Fetched page `pageId` was found by a shorter path (inside the write batch): `links` are its
+   * links to other parts at their lower depths, for their owners to lower theirs
+   * (engine/discovery.ts, shorterPath).
+   */
+  shorterPath?(pageId: number, url: string, links: ForeignLink[]): void;
 }
 
 /**

@@ -5,9 +5,13 @@ import type { CrawlContext, Discovery } from './context.js';
 
 export type { Discovery } from './context.js';
 
-/** Told the URLs that are pages not skipped: discover() returns their id at once from then on. */
+/**
+ * Told the URLs that are pages not skipped, with the depth each is stored at: discover()
+ * returns their id at once from then on for a link no shorter (a shorter one must reach
+ * shorterPath below).
+ */
 export interface KnownPages {
-  set(url: string, id: number): void;
+  set(url: string, id: number, depth: number): void;
 }
 
 /** Skip codes that a later, better link can lift (a shorter path, a followable link). */
@@ -29,7 +33,8 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
   if (ctx.parts && !ctx.parts.mine(d.url, d.parentId === null && d.depth === 0 && d.redirects === 0)) return foreignPage(ctx, d);
   const existing = store.findPage(d.url);
   if (existing && existing.status !== 'skipped') {
-    known?.set(d.url, existing.id);
+    if (d.depth < existing.depth) shorterPath(ctx, existing.id, existing.status, d.depth);
+    known?.set(d.url, existing.id, Math.min(d.depth, existing.depth));
     return existing.id;
   }
 
@@ -46,7 +51,7 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
       site.pagesKnown++;
       ctx.sites.touch(site);
       scheduler.enqueue(site, existing.id, priority);
-      known?.set(d.url, existing.id);
+      known?.set(d.url, existing.id, d.depth);
     }
     return existing.id;
   }
@@ -71,8 +76,57 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
   site.pagesKnown++;
   ctx.sites.touch(site);
   scheduler.enqueue(site, id, priority);
-  known?.set(d.url, id);
+  known?.set(d.url, id, d.depth);
   return id;
+}
+
+/** Pages lowered while queued, by crawl: a page already taken for a fetch finds its links from the lower depth. */
+const loweredByCrawl = new WeakMap<CrawlContext, Map<number, number>>();
+
+/** The depth a page fetched now finds its links from: a shorter path found while it was in flight, else its own. */
+export function linkDepth(ctx: CrawlContext, id: number, depth: number): number {
+  const lowered = loweredByCrawl.get(ctx);
+  const d = lowered?.get(id);
+  if (d === undefined) return depth;
+  lowered!.delete(id);
+  return Math.min(d, depth);
+}
+
+/**
+ * A page found by a shorter path than the one that first found it: its depth is lowered, and
+ * when it was fetched its links are found again from the new depth, so a limit its old depth
+ * had them hit is lifted and their depths are lowered in turn; its links to another part of a
+ * parallel crawl go to their owner again (parts.shorterPath). So a page's depth is the fewest
+ * links from a seed found so far, whatever order pages are found in, and the depth limits
+ * (maxDepth, maxDynamicDepth) keep the pages they keep in any order: a parallel crawl, whose
+ * workers learn of each other's links late and fetch along longer paths first, keeps the
+ * pages a single process keeps. A depth only falls, so each page is found again at most once
+ * per level.
+ */
+function shorterPath(ctx: CrawlContext, id: number, status: string, depth: number): void {
+  const { store } = ctx;
+  store.setDepth(id, depth);
+  if (status === 'queued') {
+    let lowered = loweredByCrawl.get(ctx);
+    if (!lowered) loweredByCrawl.set(ctx, (lowered = new Map()));
+    lowered.set(id, depth);
+    return;
+  }
+  const foreign: Discovery[] = [];
+  for (const l of store.linksFrom(id)) {
+    const redirect = l.kind === 'redirect';
+    const child: Discovery = {
+      url: l.url, depth: redirect ? depth : depth + 1, parentId: id, redirects: redirect ? l.redirects : 0, anchor: l.anchor, nofollow: l.nofollow === 1,
+    };
+    if (l.depth <= child.depth) continue;
+    if (l.errorCode === SkipCodes.OTHER_PART) {
+      store.setDepth(l.dst, child.depth);
+      foreign.push(child);
+    } else {
+      discover(ctx, child);
+    }
+  }
+  if (foreign.length > 0) ctx.parts?.shorterPath?.(id, store.pageUrl(id), foreign);
 }
 
 /**
@@ -83,7 +137,10 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
 function foreignPage(ctx: CrawlContext, d: Discovery): number {
   ctx.parts!.foreign(d);
   const existing = ctx.store.findPage(d.url);
-  if (existing) return existing.id;
+  if (existing) {
+    if (d.depth < existing.depth) ctx.store.setDepth(existing.id, d.depth); // sent with this depth
+    return existing.id;
+  }
   const { site, created } = ctx.sites.getOrCreate(siteKey(d.url, ctx.settings.siteKey));
   if (created) ctx.scheduler.addSite(site);
   return ctx.store.insertPage({

@@ -8,37 +8,47 @@ import { canonicalize } from '../url/canonical.js';
 import type { NewLink } from '../store/crawl-store.js';
 import type { CrawlContext } from './context.js';
 import { capturePage } from './capture.js';
-import { discover, type KnownPages } from './discovery.js';
+import { discover, linkDepth, type KnownPages } from './discovery.js';
 import type { HistoryPage } from '../store/history-pages.js';
 
 /**
  * URLs recently seen to be pages that are not skipped, with their ids. For these discover()
  * would only look the URL up and return its id, so a hit skips the lookup (a query by URL per
- * link was the crawl's largest cost after parsing). Bounded, recent first: a site's
- * navigation links repeat on all its pages, so recent URLs are the ones that come back.
- * Two generations of max/2 each, the older dropped whole when the newer fills: evicting a
- * Map's oldest key one at a time costs O(deleted keys) in V8, which made this quadratic past
- * `max` URLs (bench/frontier: 14 s per 100,000 URLs at 300,000).
+ * link was the crawl's largest cost after parsing). A hit needs a link no shorter than the
+ * depth the page is stored at: a shorter one goes to discover(), which lowers it. Bounded,
+ * recent first: a site's navigation links repeat on all its pages, so recent URLs are the ones
+ * that come back. Two generations of max/2 each, the older dropped whole when the newer fills:
+ * evicting a Map's oldest key one at a time costs O(deleted keys) in V8, which made this
+ * quadratic past `max` URLs (bench/frontier: 14 s per 100,000 URLs at 300,000). Id and depth
+ * share one number (depth * 2^32 + id), so a hit costs no allocation.
  */
 export class KnownUrls implements KnownPages {
   private recent = new Map<string, number>();
   private older = new Map<string, number>();
   constructor(private readonly max = 100_000) {}
-  get(url: string): number | undefined {
-    return this.recent.get(url) ?? this.older.get(url);
+  /** The page's id, if it is known at `depth` or less (any depth when not given). */
+  get(url: string, depth = Infinity): number | undefined {
+    const v = this.recent.get(url) ?? this.older.get(url);
+    if (v === undefined) return undefined;
+    const id = v % ID_SPAN;
+    return (v - id) / ID_SPAN <= depth ? id : undefined;
   }
-  set(url: string, id: number): void {
+  set(url: string, id: number, depth: number): void {
     if (this.recent.size >= this.max / 2) {
       this.older = this.recent;
       this.recent = new Map();
     }
-    this.recent.set(url, id);
+    this.recent.set(url, Math.min(depth, MAX_KNOWN_DEPTH) * ID_SPAN + id);
   }
   clear(): void {
     this.recent.clear();
     this.older.clear();
   }
 }
+
+/** Page ids below 2^32, depths below 2^20: their sum stays an exact integer. */
+const ID_SPAN = 2 ** 32;
+const MAX_KNOWN_DEPTH = 2 ** 20;
 
 const knownByCrawl = new WeakMap<CrawlContext, KnownUrls>();
 
@@ -238,10 +248,11 @@ function discoverLinks(ctx: CrawlContext, site: SiteState, job: PageJob, c: Clas
   const targets: number[] = [];
   const rows: NewLink[] = [];
   const known = knownUrls(ctx);
+  const depth = linkDepth(ctx, job.id, job.depth);
   const redirectTarget = c.redirectTarget;
   if (redirectTarget !== null && redirectTarget !== job.url) {
     const target = discover(ctx, {
-      url: redirectTarget, depth: job.depth, parentId: job.id, redirects: job.redirects + 1, anchor: null, nofollow: false,
+      url: redirectTarget, depth, parentId: job.id, redirects: job.redirects + 1, anchor: null, nofollow: false,
     }, known);
     if (target !== null) {
       rows.push({ dst: target, anchor: null, nofollow: false, kind: 'redirect' });
@@ -252,8 +263,8 @@ function discoverLinks(ctx: CrawlContext, site: SiteState, job: PageJob, c: Clas
     if (link.url === job.url) continue;
     const nofollow = link.nofollow || !c.followLinks;
     const target =
-      known.get(link.url) ??
-      discover(ctx, { url: link.url, depth: job.depth + 1, parentId: job.id, redirects: 0, anchor: link.anchor || null, nofollow }, known);
+      known.get(link.url, depth + 1) ??
+      discover(ctx, { url: link.url, depth: depth + 1, parentId: job.id, redirects: 0, anchor: link.anchor || null, nofollow }, known);
     if (target === null) continue;
     rows.push({ dst: target, anchor: link.anchor || null, nofollow, kind: link.kind });
     targets.push(target);

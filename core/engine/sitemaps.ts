@@ -274,7 +274,7 @@ class SitemapRead implements BodySink {
     }
     const known = knownUrls(this.ctx);
     const id =
-      known.get(url) ??
+      known.get(url, this.pageDepth + 1) ??
       discover(this.ctx, { url, depth: this.pageDepth + 1, parentId: this.pageId, redirects: 0, anchor: null, nofollow: false }, known);
     if (id === null || id === this.pageId) return true;
     this.links.push({ dst: id, lastmod: e.lastmod });
