@@ -161,6 +161,13 @@ interface LoopDelay {
   max: number;
   mean: number;
   maxRssBytes: number;
+  /** Gaps of over 50 ms in the thread's 10 ms ticks, with its own CPU time over each (loop-monitor.ts). */
+  stalls: Array<{ at: number; ms: number; cpuMs: number | null }>;
+}
+/** The server's loop beside an idle Node process's over the same window: what the machine did to any thread. */
+interface Window {
+  loop: LoopDelay;
+  idle: LoopDelay;
 }
 interface Asks {
   count: number;
@@ -180,7 +187,8 @@ interface Run {
   idleSitesMs: number;
   sites: Asks;
   loop: LoopDelay;
-  baseline: { sites: Asks; loop: LoopDelay } | null;
+  idle: LoopDelay;
+  baseline: ({ sites: Asks } & Window) | null;
   serverMaxRssMiB: number;
   load: number;
 }
@@ -216,6 +224,26 @@ async function call<T>(origin: string, token: string, name: string, data: unknow
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * An idle Node process with the same monitor, started beside each server: its loop's delay
+ * and stalls over the same windows are the machine's (other work on the shared cores), not
+ * the server's.
+ */
+function idleWatcher(file: string): ChildProcess {
+  rmSync(file, { force: true });
+  return spawn(process.execPath, ['--import', pathToFileURL(join(here, 'loop-monitor.js')).href, '-e', 'setInterval(() => {}, 2 ** 30)'], {
+    stdio: 'ignore',
+    env: { ...process.env, CB_LOOP_MONITOR_OUT: file },
+  });
+}
+
+/** Ends a window of both monitors (SIGUSR2 to the server and the idle process) and reads their lines `mark`. */
+async function endWindow(server: ChildProcess, idle: ChildProcess, files: { server: string; idle: string }, mark: number): Promise<Window> {
+  server.kill('SIGUSR2');
+  idle.kill('SIGUSR2');
+  return { loop: await loopLine(files.server, mark), idle: await loopLine(files.idle, mark) };
+}
+
 /** The monitor's line `mark`, once written (after a SIGUSR2 or the exit). */
 async function loopLine(file: string, mark: number): Promise<LoopDelay> {
   for (let i = 0; i < 600; i++) {
@@ -231,9 +259,11 @@ async function loopLine(file: string, mark: number): Promise<LoopDelay> {
 async function run(c: Checkout, format: Run['format'], round: number): Promise<Run> {
   rmSync(join(c.ws, 'exports'), { recursive: true, force: true });
   const monitorFile = join(out, `loop-${c.label}.ndjson`);
+  const files = { server: monitorFile, idle: join(out, `loop-${c.label}-idle.ndjson`) };
   rmSync(monitorFile, { force: true });
   const load = loadavg()[0]!;
   const s = await serve(c, monitorFile);
+  const watcher = idleWatcher(files.idle);
   try {
     const crawls = await call<Array<{ id: string }>>(s.origin, s.token, 'listCrawls', []);
     for (const id of ['export', 'sites']) if (!crawls.some((x) => x.id === id)) throw new Error(`${c.label}: serve does not list crawl ${id} (${crawls.map((x) => x.id).join(', ')})`);
@@ -245,8 +275,7 @@ async function run(c: Checkout, format: Run['format'], round: number): Promise<R
       idle.push(performance.now() - t);
       await sleep(Math.max(0, INTERVAL - idle.at(-1)!));
     }
-    s.child.kill('SIGUSR2'); // mark 0: start-up and the idle asks
-    await loopLine(monitorFile, 0);
+    await endWindow(s.child, watcher, files, 0); // mark 0: start-up and the idle asks
     let mark = 1;
     let baseline: Run['baseline'] = null;
     if (BASELINE_S > 0) {
@@ -259,8 +288,7 @@ async function run(c: Checkout, format: Run['format'], round: number): Promise<R
         lat.push(performance.now() - t);
         await sleep(Math.max(0, INTERVAL - lat.at(-1)!));
       }
-      s.child.kill('SIGUSR2');
-      baseline = { sites: asks(lat), loop: await loopLine(monitorFile, mark++) };
+      baseline = { sites: asks(lat), ...(await endWindow(s.child, watcher, files, mark++)) };
     }
     const { exportId } = await call<{ exportId: string }>(s.origin, s.token, 'startExport', ['export', format === 'warc' ? { format } : { format, what: 'pages' }]);
     let job: { state: string; startedAt: string; endedAt: string | null; done: number; bytesWritten: number; error: unknown } | undefined;
@@ -281,8 +309,7 @@ async function run(c: Checkout, format: Run['format'], round: number): Promise<R
       if (!job || job.state !== 'running') break;
     }
     running = false;
-    s.child.kill('SIGUSR2'); // the export's window
-    const loop = await loopLine(monitorFile, mark);
+    const { loop, idle: idleLoop } = await endWindow(s.child, watcher, files, mark); // the export's window
     await asker;
     if (!job || job.state !== 'finished') throw new Error(`${c.label}: export ${exportId} ended ${job?.state}: ${JSON.stringify(job?.error)}`);
     const r: Run = {
@@ -290,16 +317,17 @@ async function run(c: Checkout, format: Run['format'], round: number): Promise<R
       exportSeconds: (Date.parse(job.endedAt!) - Date.parse(job.startedAt)) / 1000,
       exportRows: job.done, exportMB: job.bytesWritten / 1e6, exportState: job.state,
       idleSitesMs: median(idle.slice(2)),
-      sites: asks(latencies), loop, baseline, serverMaxRssMiB: loop.maxRssBytes / 2 ** 20, load,
+      sites: asks(latencies), loop, idle: idleLoop, baseline, serverMaxRssMiB: loop.maxRssBytes / 2 ** 20, load,
     };
     if (baseline) {
       say(`  ${c.label} no export: listSites ${baseline.sites.count}x median ${baseline.sites.median.toFixed(0)} / p95 ${baseline.sites.p95.toFixed(0)} / max ${baseline.sites.max.toFixed(0)} ms; ` +
-        `loop p50 ${baseline.loop.p50.toFixed(1)} / p99 ${baseline.loop.p99.toFixed(1)} / max ${baseline.loop.max.toFixed(1)} ms`);
+        `loop p50 ${baseline.loop.p50.toFixed(1)} / p99 ${baseline.loop.p99.toFixed(1)} / max ${baseline.loop.max.toFixed(1)} ms; ${stallText(baseline)}`);
     }
     say(`  ${c.label} ${format}: export ${r.exportSeconds.toFixed(1)} s; listSites ${r.sites.count}x median ${r.sites.median.toFixed(0)} / p95 ${r.sites.p95.toFixed(0)} / max ${r.sites.max.toFixed(0)} ms (idle ${r.idleSitesMs.toFixed(0)}); ` +
-      `loop p50 ${loop.p50.toFixed(1)} / p99 ${loop.p99.toFixed(1)} / max ${loop.max.toFixed(1)} ms; server max RSS ${r.serverMaxRssMiB.toFixed(0)} MiB; load ${load.toFixed(1)}`);
+      `loop p50 ${loop.p50.toFixed(1)} / p99 ${loop.p99.toFixed(1)} / max ${loop.max.toFixed(1)} ms; ${stallText(r)}; server max RSS ${r.serverMaxRssMiB.toFixed(0)} MiB; load ${load.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}`);
     return r;
   } finally {
+    watcher.kill('SIGTERM');
     await new Promise<void>((ok) => {
       if (s.child.exitCode !== null || s.child.signalCode !== null) return ok();
       s.child.once('exit', () => ok());
@@ -307,6 +335,14 @@ async function run(c: Checkout, format: Run['format'], round: number): Promise<R
     });
     rmSync(join(c.ws, 'exports'), { recursive: true, force: true });
   }
+}
+
+/** The server's stalls (its own CPU time in them) beside the idle process's, over one window. */
+function stallText(w: Window): string {
+  const own = w.loop.stalls.reduce((n, x) => n + (x.cpuMs ?? 0), 0);
+  const worst = [...w.loop.stalls].sort((a, b) => b.ms - a.ms)[0];
+  return `stalls over 50 ms: server ${w.loop.stalls.length} (${own} ms of them on its own CPU${worst ? `; longest ${worst.ms.toFixed(0)} ms, ${worst.cpuMs ?? '?'} ms own CPU` : ''}), ` +
+    `idle process ${w.idle.stalls.length} (its loop p99 ${w.idle.p99.toFixed(1)} / max ${w.idle.max.toFixed(1)} ms)`;
 }
 
 function asks(latencies: number[]): Asks {
@@ -352,13 +388,16 @@ interface Row {
   exportSeconds: number | null;
   sites: Asks;
   loop: LoopDelay;
+  idle: LoopDelay;
   rssMiB: number;
   load: number;
 }
 const rows: Row[] = runs.flatMap((r) => [
-  ...(r.baseline ? [{ label: r.label, round: r.round, what: 'no export', exportSeconds: null, sites: r.baseline.sites, loop: r.baseline.loop, rssMiB: NaN, load: r.load }] : []),
-  { label: r.label, round: r.round, what: `${r.format}${flags.quiet ? ' (no asks)' : ''}`, exportSeconds: r.exportSeconds, sites: r.sites, loop: r.loop, rssMiB: r.serverMaxRssMiB, load: r.load },
+  ...(r.baseline ? [{ label: r.label, round: r.round, what: 'no export', exportSeconds: null, sites: r.baseline.sites, loop: r.baseline.loop, idle: r.baseline.idle, rssMiB: NaN, load: r.load }] : []),
+  { label: r.label, round: r.round, what: `${r.format}${flags.quiet ? ' (no asks)' : ''}`, exportSeconds: r.exportSeconds, sites: r.sites, loop: r.loop, idle: r.idle, rssMiB: r.serverMaxRssMiB, load: r.load },
 ]);
+/** A window's stalls: how many, and the server thread's own CPU ms in them. */
+const ownCpu = (l: LoopDelay) => l.stalls.reduce((n, x) => n + (x.cpuMs ?? 0), 0);
 const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '-');
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const range = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}-${f(Math.max(...xs))})`;
@@ -382,6 +421,7 @@ const summary = [...new Set(rows.map((r) => r.what))].flatMap((what) =>
         sitesCount: range(rs.map((r) => r.sites.count), f0),
         loopP50: range(rs.map((r) => r.loop.p50), f1), loopP99: range(rs.map((r) => r.loop.p99), f1), loopMax: range(rs.map((r) => r.loop.max), f1),
         rss: range(rs.map((r) => r.rssMiB), f0),
+        idleP99: range(rs.map((r) => r.idle.p99), f1), idleMax: range(rs.map((r) => r.idle.max), f1),
       },
     };
   }),
@@ -394,14 +434,15 @@ if (flags.json) {
   const met = (x: boolean | null) => (x === null ? 'no asks' : x ? 'met' : 'NOT met');
   console.log(`\nserve exporting ${made.pages.toLocaleString('en')} pages while the Sites view asks listSites of ${made.sites.toLocaleString('en')} sites (${made.sitePages.toLocaleString('en')} pages) every ${INTERVAL} ms`);
   for (const c of checkouts) console.log(`  ${c.label}: ${c.dir} (${c.commit})`);
-  console.log('\nrun                          export s  listSites: n  median    p95    max ms   loop delay: p50    p99    max ms  server RSS  load');
+  console.log('\nrun                          export s  listSites: n  median    p95    max ms   loop delay: p50    p99    max ms  stalls (own CPU ms)  idle process: p99    max  server RSS  load');
   for (const r of rows) {
-    console.log(`${`${r.round} ${r.what} ${r.label}`.padEnd(28)} ${w(f1(r.exportSeconds ?? NaN), 9)} ${w(String(r.sites.count), 14)} ${w(f0(r.sites.median), 7)} ${w(f0(r.sites.p95), 6)} ${w(f0(r.sites.max), 6)}    ${w(f1(r.loop.p50), 14)} ${w(f1(r.loop.p99), 6)} ${w(f1(r.loop.max), 6)}    ${w(f0(r.rssMiB), 6)} MiB ${w(f1(r.load), 5)}`);
+    console.log(`${`${r.round} ${r.what} ${r.label}`.padEnd(28)} ${w(f1(r.exportSeconds ?? NaN), 9)} ${w(String(r.sites.count), 14)} ${w(f0(r.sites.median), 7)} ${w(f0(r.sites.p95), 6)} ${w(f0(r.sites.max), 6)}    ${w(f1(r.loop.p50), 14)} ${w(f1(r.loop.p99), 6)} ${w(f1(r.loop.max), 6)}  ` +
+      `${w(`${r.loop.stalls.length} (${ownCpu(r.loop)})`, 19)}  ${w(f1(r.idle.p99), 17)} ${w(f1(r.idle.max), 6)}    ${w(f0(r.rssMiB), 6)} MiB ${w(f1(r.load), 5)}`);
   }
   console.log(`\nmedian (range) over the runs; targets: a Sites page within ${TARGET.sitesMs} ms, loop delay p99 < ${TARGET.p99Ms} ms, max < ${TARGET.maxMs} ms`);
   for (const s of summary) {
     console.log(`${s.what} ${s.label} (${s.runs} runs): export ${s.text.exportSeconds} s; listSites median ${s.text.sitesMedian}, p95 ${s.text.sitesP95}, max ${s.text.sitesMax} ms, ${s.text.sitesCount} asks ` +
-      `[${met(s.targets.sitesWithin200)}]; loop delay p50 ${s.text.loopP50}, p99 ${s.text.loopP99} [${met(s.targets.loopP99Under50)}], max ${s.text.loopMax} ms [${met(s.targets.loopMaxUnder200)}]; server max RSS ${s.text.rss} MiB`);
+      `[${met(s.targets.sitesWithin200)}]; loop delay p50 ${s.text.loopP50}, p99 ${s.text.loopP99} [${met(s.targets.loopP99Under50)}], max ${s.text.loopMax} ms [${met(s.targets.loopMaxUnder200)}]; an idle process meanwhile: loop p99 ${s.text.idleP99}, max ${s.text.idleMax} ms; server max RSS ${s.text.rss} MiB`);
   }
 }
-if (!flags.keep) for (const f of ['made', 'ws-before', 'ws-after', 'loop-before.ndjson', 'loop-after.ndjson']) rmSync(join(out, f), { recursive: true, force: true });
+if (!flags.keep) for (const f of ['made', 'ws-before', 'ws-after', 'loop-before.ndjson', 'loop-after.ndjson', 'loop-before-idle.ndjson', 'loop-after-idle.ndjson']) rmSync(join(out, f), { recursive: true, force: true });

@@ -126,6 +126,7 @@ export class CrawlReader {
   private readonly chunkRows: number;
   private readonly sortRunRows: number;
   private readonly tmpDir: string;
+  private siteTotal: number | undefined;
 
   private constructor(
     private readonly db: Db,
@@ -294,8 +295,9 @@ export class CrawlReader {
       WHERE id > @after AND id <= @site ORDER BY id LIMIT @limit`;
     return this.keyset<Pick<SiteRecord, K | 'id'>>(this.statement(sql), { after: MIN_KEY }, (r) => ({ after: r.id }));
   }
+  /** Sites as of the snapshot: counted once per reader (a read of the whole sites table; a Sites page asks up to three times). */
   siteCount(): number {
-    return this.statement('SELECT count(*) FROM sites WHERE id <= @site').pluck().get(this.bounds) as number;
+    return (this.siteTotal ??= this.statement('SELECT count(*) FROM sites WHERE id <= @site').pluck().get(this.bounds) as number);
   }
   /**
    * Parked sites (by host, at most 1,000) with their skipped pages. One pass over the pages

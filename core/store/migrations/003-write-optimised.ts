@@ -49,4 +49,6 @@ export const READ_INDEXES = [
   // sites (issue 18): the Sites view's pages by error code for a page of sites (site-list.ts), covering, so neither
   // every page is scanned nor a big site's rows read (3M pages: 5 ms for the 50 largest sites, 650 ms by a scan).
   { name: 'pages_site_errors', sql: 'CREATE INDEX IF NOT EXISTS pages_site_errors ON pages(site_id, error_code, status, fetch_seq) WHERE error_code IS NOT NULL' },
+  // issue 24: the state of a Sites page's sites, a probe per site instead of a scan of the frontier (010-site-probes.ts).
+  { name: 'frontier_site', sql: 'CREATE INDEX IF NOT EXISTS frontier_site ON frontier(site_id)' },
 ] as const;

@@ -8,6 +8,7 @@ import { sql as pageSearch } from './006-page-search.js';
 import { missing as tlsMissing, sql as tls } from './007-tls.js';
 import { sql as validators } from './008-validators.js';
 import { sql as sitemaps } from './009-sitemaps.js';
+import { sql as siteProbes } from './010-site-probes.js';
 
 /**
  * Numbered migrations; the database's user_version is the number of the last one applied.
@@ -24,6 +25,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 7, name: 'tls', sql: tls, missing: tlsMissing },
   { version: 8, name: 'validators', sql: validators },
   { version: 9, name: 'sitemaps', sql: sitemaps },
+  { version: 10, name: 'site-probes', sql: siteProbes },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
