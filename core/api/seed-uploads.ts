@@ -8,8 +8,8 @@
 import type { z } from 'zod';
 import { badField } from '../errors.js';
 import type { SeedUploadDto } from './contract.js';
-import { SeedChunkSchema, SeedPartSchema, SeedUploadIdSchema } from './limit-schemas.js';
-import { API_LIMITS, grouped, sizeInWords } from './limits.js';
+import { SeedChunkSchema, SeedFileSizeSchema, SeedPartSchema, SeedUploadIdSchema } from './limit-schemas.js';
+import { API_LIMITS, grouped } from './limits.js';
 
 interface Upload {
   chunks: string[];
@@ -47,9 +47,11 @@ export class SeedUploads {
     } else if (n !== upload.parts) {
       throw badField('part', `upload "${id}" expects part ${upload.parts} next, not ${n}`);
     }
-    if (upload.chars + text.length > API_LIMITS.seedUploadChars) {
+    // The file's size, in the words the form and `crawlbench crawl --seeds` use (the upload is dropped).
+    const size = SeedFileSizeSchema.safeParse(upload.chars + text.length);
+    if (!size.success) {
       this.held.delete(id);
-      throw badField('chunk', `a seed upload can be at most ${sizeInWords(API_LIMITS.seedUploadChars)} (this one reached ${sizeInWords(upload.chars + text.length)}); it is dropped`);
+      throw badField('seedText', size.error.issues[0]!.message);
     }
     // Room for it: the oldest other uploads go first.
     for (const [other] of this.held) {

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
-import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
+import { SeedFileSizeSchema } from '../api/limit-schemas.js';
 import { PARAMS } from '../policies/params.js';
 import { listPolicies } from '../policies/registry.js';
 import { choiceFlag, durationFlag, intFlag, listFlag, numberFlag, sizeFlag, type FlagsOf } from './args.js';
@@ -198,8 +199,12 @@ function seedsFromFlags(flags: CrawlFlags): string[] {
   if (file) {
     let text: string;
     try {
+      // A seed file over the limit is refused unread, in the words of the form and uploadSeeds (field seedText: --seeds).
+      const size = SeedFileSizeSchema.safeParse(statSync(file).size);
+      if (!size.success) throw badField('seedText', size.error.issues[0]!.message);
       text = readFileSync(file, 'utf8');
     } catch (err) {
+      if (err instanceof CrawlError) throw err;
       throw new CrawlError(ErrorCodes.SEED_FILE_UNREADABLE, `--seeds: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
     for (const line of text.split(/\r?\n/)) {

@@ -3,12 +3,11 @@
  * In config/ so that the settings can check theirs (fetch/trust.ts reads files with it).
  */
 import { X509Certificate } from 'node:crypto';
-
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+import { pemBlocks } from './pem-blocks.js';
 
 /** The certificates in a PEM text, each checked by Node's X.509 parser; empty when there is none or one is not a certificate. */
 export function pemCertificates(text: string): string[] {
-  const blocks = text.match(PEM_BLOCK) ?? [];
+  const blocks = pemBlocks(text);
   try {
     for (const b of blocks) new X509Certificate(b);
   } catch {

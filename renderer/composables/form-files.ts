@@ -4,8 +4,9 @@
  * box's; a shorter one fills the box) and a CA file to trust, read as text.
  */
 import { ref } from 'vue';
-import { API_LIMITS, sizeInWords } from '../../core/api/limits.js';
+import { API_LIMITS } from '../../core/api/limits.js';
 import type { NewCrawlForm } from '../lib/crawl-request.js';
+import { seedFileProblem } from '../lib/request-errors.js';
 
 export function useFormFiles(form: NewCrawlForm) {
   /** Why the file last chosen was not imported (over the limit of a seed file), shown at the field. */
@@ -15,9 +16,9 @@ export function useFormFiles(form: NewCrawlForm) {
     const input = e.target as HTMLInputElement;
     const file = input.files?.[0];
     if (!file) return;
-    seedFileError.value = null;
-    if (file.size > API_LIMITS.seedUploadChars) {
-      seedFileError.value = `${file.name} is ${sizeInWords(file.size)}: a seed file can be at most ${sizeInWords(API_LIMITS.seedUploadChars)}. Split it, or keep the hosts or domain suffixes (.cl) of its URLs.`;
+    // The engine's own check of a seed file's size, in the words uploadSeeds and crawlbench crawl --seeds use.
+    seedFileError.value = seedFileProblem(file.name, file.size);
+    if (seedFileError.value !== null) {
       input.value = '';
       return;
     }

@@ -1,12 +1,15 @@
 /**
- * New crawl's form as the engine's create request: numbers are typed as text and checked here
- * against the engine's own limits, so "" or "abc" is an error at its field, never 0; and a
+ * New crawl's form as the engine's create request: numbers are typed as text, and the request
+ * is checked here with the engine's own schema before anything is sent, so "" or "abc" is an
+ * error at its field, never 0, in the words the API and the CLI use for the same value; and a
  * request field the engine refuses is named in the form's words (its label).
  */
 import type { CreateCrawlRequest, PolicyDescription, PolicyParam } from '../../core/api/contract.js';
-import { SETTING_LIMITS, SHORT_W_MS, type NumericLimit } from '../../core/config/limits.js';
+import { CreateCrawlRequestSchema } from '../../core/api/create-request-schema.js';
+import { API_LIMITS } from '../../core/api/limits.js';
+import { SHORT_W_MS } from '../../core/config/limits.js';
+import { fieldErrors } from '../../core/config/request-words.js';
 import type { AgainForm } from './crawl-again.js';
-import { formatNumber } from './format.js';
 
 /** New crawl's fields, as typed (a policy's parameters are held beside them, by name). */
 export interface NewCrawlForm extends Omit<AgainForm, 'params'> {
@@ -94,26 +97,35 @@ export function isShortW(form: NewCrawlForm): boolean {
 type FieldErrors = Record<string, string>;
 
 /**
- * A typed number checked against the engine's limits (in the field's unit: `scale` units of
- * the setting per unit typed, e.g. 1000 ms per second for w). Empty: null when optional.
+ * The number fields, typed as text: how many of the request's units one typed unit is (w in
+ * seconds, the content budget in GiB) and whether empty means none (no batches, no page limit).
  */
-function numberField(errors: FieldErrors, name: string, raw: string, limit: NumericLimit, opts: { scale?: number; optional?: boolean; unit?: string } = {}): number | null | undefined {
-  const scale = opts.scale ?? 1;
-  const t = raw.trim();
-  const range = `from ${formatNumber(limit.min / scale, 3)} to ${formatNumber(limit.max / scale, 3)}${opts.unit ? ` ${opts.unit}` : ''}`;
-  const what = limit.integer && scale === 1 ? 'a whole number' : 'a number';
-  if (t === '') {
-    if (opts.optional) return null;
-    errors[name] = `${LABELS[name] ?? name} is needed: ${what} ${range}.`;
-    return undefined;
-  }
-  const n = Number(t);
-  const v = Math.round(n * scale * 1000) / 1000;
-  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) || !Number.isFinite(n) || v < limit.min || v > limit.max || (limit.integer && !Number.isInteger(v))) {
-    errors[name] = `${LABELS[name] ?? name} must be ${what} ${range} (not “${t}”).`;
-    return undefined;
-  }
-  return limit.integer ? Math.round(v) : v;
+const NUMBER_FIELDS = {
+  w: { scale: 1000 },
+  c: {},
+  r: {},
+  batch: { optional: true },
+  maxPages: { optional: true },
+  maxDepth: {},
+  maxPagesPerSite: {},
+  contentBudget: { scale: 1024 ** 3 },
+} satisfies Record<string, { scale?: number; optional?: boolean }>;
+type NumberField = keyof typeof NUMBER_FIELDS;
+
+/**
+ * A typed number as the request's: empty is null where that means none, and NaN where a number
+ * is needed, as is text that is no plain number ("abc", "1e", "-"), so the request's schema
+ * refuses it in its own words. A scaled value is rounded off its float noise (0.05 s is 50 ms),
+ * the budget to whole bytes.
+ */
+function typedNumber(name: NumberField, text: string): number | null {
+  const { scale = 1, optional = false } = NUMBER_FIELDS[name] as { scale?: number; optional?: boolean };
+  const t = text.trim();
+  if (t === '') return optional ? null : NaN;
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return NaN;
+  const v = Number(t) * scale;
+  if (scale === 1) return v;
+  return name === 'contentBudget' ? Math.round(v) : Math.round(v * 1000) / 1000;
 }
 
 function paramValue(errors: FieldErrors, p: PolicyParam, typed: string | undefined): unknown {
@@ -132,25 +144,24 @@ function paramValue(errors: FieldErrors, p: PolicyParam, typed: string | undefin
   return n;
 }
 
-/** The politeness and limits typed, as the request's numbers. */
-function numbersOf(form: NewCrawlForm, errors: FieldErrors): CreateCrawlRequest {
-  const L = SETTING_LIMITS;
+/** The politeness and limits typed, as the request's numbers (checked with the rest, below). */
+function numbersOf(form: NewCrawlForm): CreateCrawlRequest {
   return {
     name: form.name.trim() || undefined,
     policy: form.policy,
-    w: numberField(errors, 'w', form.w, L.w, { scale: 1000, unit: 's' }) ?? undefined,
-    c: numberField(errors, 'c', form.c, L.c) ?? undefined,
-    r: numberField(errors, 'r', form.r, L.r) ?? undefined,
-    batch: numberField(errors, 'batch', form.batch, L.batch, { optional: true }),
-    maxPages: numberField(errors, 'maxPages', form.maxPages, L.maxPages, { optional: true }),
-    maxDepth: numberField(errors, 'maxDepth', form.maxDepth, L.maxDepth) ?? undefined,
-    maxPagesPerSite: numberField(errors, 'maxPagesPerSite', form.maxPagesPerSite, L.maxPagesPerSite) ?? undefined,
+    w: typedNumber('w', form.w) ?? undefined,
+    c: typedNumber('c', form.c) ?? undefined,
+    r: typedNumber('r', form.r) ?? undefined,
+    batch: typedNumber('batch', form.batch),
+    maxPages: typedNumber('maxPages', form.maxPages),
+    maxDepth: typedNumber('maxDepth', form.maxDepth) ?? undefined,
+    maxPagesPerSite: typedNumber('maxPagesPerSite', form.maxPagesPerSite) ?? undefined,
     userAgent: form.userAgent.trim() || undefined,
   };
 }
 
 /** What the crawl reads (the demo web or the seeds), how it treats certificates, and what it keeps. */
-function sourceAndOptions(form: NewCrawlForm, errors: FieldErrors, req: CreateCrawlRequest): void {
+function sourceAndOptions(form: NewCrawlForm, req: CreateCrawlRequest): void {
   if (form.demo) req.demoWeb = form.demoSpec || form.revision === '2' ? { ...form.demoSpec, revision: form.revision === '2' ? 2 : 1 } : true;
   else {
     req.seedText = form.seedText;
@@ -161,8 +172,30 @@ function sourceAndOptions(form: NewCrawlForm, errors: FieldErrors, req: CreateCr
   if (form.caFile) req.caPem = form.caFile.text;
   if (form.storeContent) {
     req.storeContent = true;
-    const gib = numberField(errors, 'contentBudget', form.contentBudget, { ...SETTING_LIMITS.contentBudget, integer: false }, { scale: 1024 ** 3, unit: 'GiB' });
-    if (gib !== undefined && gib !== null) req.contentBudget = Math.round(gib);
+    req.contentBudget = typedNumber('contentBudget', form.contentBudget) ?? undefined;
+  }
+}
+
+/**
+ * The request checked with the engine's own schema (core/api/create-request-schema.ts, the one
+ * the API checks it with and whose number fields `crawlbench crawl` checks its flags with): each
+ * refusal at its field, after the field's label, in the engine's words (a number with what was
+ * typed; another field as the engine's own refusal of it is shown).
+ * Seed text too long for one message is checked as the upload it goes up as (its own limit).
+ */
+function schemaErrors(form: NewCrawlForm, req: CreateCrawlRequest, params: readonly PolicyParam[], errors: FieldErrors): void {
+  const sent = req.seedText !== undefined && req.seedText.length > API_LIMITS.seedTextChars ? { ...req, seedText: undefined } : req;
+  for (const [field, problem] of Object.entries(fieldErrors(CreateCrawlRequestSchema, sent, 'a new crawl'))) {
+    if (errors[field] !== undefined) continue;
+    const param = /^policyParams\.(.+)$/.exec(field)?.[1];
+    const label = param === undefined ? fieldName(field, null) : (params.find((p) => p.name === param)?.label ?? param);
+    if (!(field in NUMBER_FIELDS)) {
+      // As the engine's refusal of it would be shown (lib/user-error.ts: atField).
+      errors[field] = `${label}: ${problem}`;
+      continue;
+    }
+    const typed = form[field as NumberField].trim();
+    errors[field] = `${label} ${problem}${typed === '' ? '' : ` (not “${typed}”)`}.`;
   }
 }
 
@@ -173,7 +206,7 @@ function sourceAndOptions(form: NewCrawlForm, errors: FieldErrors, req: CreateCr
  */
 export function requestOfForm(form: NewCrawlForm, params: Record<string, string>, policy: { policyParams: readonly PolicyParam[]; takesHistory: boolean }, errors: FieldErrors): CreateCrawlRequest | null {
   for (const k of Object.keys(errors)) delete errors[k];
-  const req = numbersOf(form, errors);
+  const req = numbersOf(form);
   const pp: Record<string, unknown> = {};
   for (const p of policy.policyParams) {
     const v = paramValue(errors, p, params[p.name]);
@@ -181,6 +214,7 @@ export function requestOfForm(form: NewCrawlForm, params: Record<string, string>
   }
   req.policyParams = pp;
   if (policy.takesHistory && form.historyCrawl) req.historyCrawl = form.historyCrawl;
-  sourceAndOptions(form, errors, req);
+  sourceAndOptions(form, req);
+  schemaErrors(form, req, policy.policyParams, errors);
   return Object.keys(errors).length === 0 ? req : null;
 }

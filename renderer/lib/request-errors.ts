@@ -6,6 +6,8 @@
  */
 import type { z } from 'zod';
 import { fieldErrors } from '../../core/config/request-words.js';
+import { SeedFileSizeSchema } from '../../core/api/limit-schemas.js';
+import { sizeInWords } from '../../core/api/limits.js';
 import { PageLinksSchema } from '../../core/api/page-request-schema.js';
 import { SitesQuerySchema } from '../../core/api/sites-request-schema.js';
 import { CompareRequestSchema } from '../../core/compare/request-schema.js';
@@ -40,3 +42,8 @@ export const exportRefusal = (req: Record<string, unknown>) => formRefusal(Expor
 export const pageLinksRefusal = (links: unknown) => formRefusal(PageLinksSchema, links, 'the links of a page');
 /** The Sites view's question (its filter form's host, state and errors-only, its sort and page). */
 export const sitesQueryRefusal = (query: unknown) => formRefusal(SitesQuerySchema, query ?? {}, 'a sites query');
+/** Why a seed file chosen in New crawl is not read (over the limit of a seed file, by the engine's schema), or null. */
+export function seedFileProblem(name: string, bytes: number): string | null {
+  const size = SeedFileSizeSchema.safeParse(bytes);
+  return size.success ? null : `${name} is ${sizeInWords(bytes)}: ${size.error.issues[0]!.message}.`;
+}

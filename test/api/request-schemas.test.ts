@@ -5,7 +5,7 @@
  * the view calls before it sends anything), with the same field and the same words.
  * Needs the built CLI (dist/, as npm test builds it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,14 @@ import WebSocket from 'ws';
 import { startBrowserServer } from '../../core/api/browser-server.js';
 import type { CrawlbenchApi } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
+import { API_LIMITS } from '../../core/api/limits.js';
 import { connectWebSocket } from '../../core/api/ws-client.js';
 import { simulateFlagOf } from '../../core/cli/simulate-flags.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
-import { compareFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors, sitesQueryRefusal } from '../../renderer/lib/request-errors.js';
+import { blankParallelForm, parallelFormErrors } from '../../renderer/composables/parallel-options.js';
+import { compareFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors, seedFileProblem, sitesQueryRefusal } from '../../renderer/lib/request-errors.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { blankForm, fieldName, requestOfForm } from '../../renderer/lib/crawl-request.js';
 import { userError } from '../../renderer/lib/user-error.js';
@@ -99,6 +101,56 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromForm).toBeNull();
     expect(errors).toEqual({ c: `${fieldName('c', null)} ${fromApi.words} (not “0”).` });
   }, 60_000);
+
+  it('new crawl: w of 2 hours (the politeness in the same words, though the form takes seconds and the API milliseconds)', async () => {
+    const fromCli = await cli(['crawl', '--db', join(dir, 'refused.db'), '--seed', 'http://a.test/', '--w', '2h']);
+    const fromApi = await refused(api.createCrawl({ name: 'refused', seedText: 'http://a.test/', w: 7_200_000 }));
+    const errors: Record<string, string> = {};
+    const fromForm = requestOfForm({ ...blankForm(), w: '7200' }, {}, { policyParams: [], takesHistory: false }, errors);
+    expect(fromApi.field).toBe('w');
+    expect(fromApi.words).toBe('must be a duration from 0 ms to 1 hour');
+    expect(fromCli.field).toBe('--w');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toBeNull();
+    expect(errors).toEqual({ w: `${fieldName('w', null)} ${fromApi.words} (not “7200”).` });
+    // Nothing typed: refused in the same words, never sent as w = 0 nor left to the default.
+    requestOfForm({ ...blankForm(), w: ' ' }, {}, { policyParams: [], takesHistory: false }, errors);
+    expect(errors).toEqual({ w: `${fieldName('w', null)} ${fromApi.words}.` });
+  }, 60_000);
+
+  it('resume: a page limit of 0 (Resume in the workbench is a button that sets nothing: the CLI on a crawl that exists, and the API)', async () => {
+    const fromCli = await cli(['crawl', '--db', join(workspace, 'small.db'), '--max-pages', '0']);
+    const fromApi = await refused(api.start(crawlId, { maxPages: 0 }));
+    expect(fromApi.field).toBe('maxPages');
+    expect(fromCli.field).toBe('--max-pages');
+    expect(fromCli.words).toBe(fromApi.words);
+    // The same words as New crawl's page limit, whose form checks it with the same field.
+    const errors: Record<string, string> = {};
+    requestOfForm({ ...blankForm(), maxPages: '0' }, {}, { policyParams: [], takesHistory: false }, errors);
+    expect(errors).toEqual({ maxPages: `${fieldName('maxPages', null)} ${fromApi.words} (not “0”).` });
+    // A field a run cannot change is refused by name, not ignored.
+    expect(await refused(api.start(crawlId, { maxDepth: 3 } as never))).toMatchObject({ field: 'maxDepth', words: 'is not a field of a resume' });
+  }, 60_000);
+
+  it('a seed file one byte over 64 MiB: crawlbench crawl --seeds, uploadSeeds and the file chosen in New crawl', async () => {
+    const big = join(dir, 'big-seeds.txt');
+    // Sparse: the size is what is checked, before anything is read.
+    writeFileSync(big, '');
+    truncateSync(big, API_LIMITS.seedUploadChars + 1);
+    const fromCli = await cli(['crawl', '--db', join(dir, 'refused.db'), '--seeds', big]);
+    const chunk = 'x'.repeat(API_LIMITS.seedChunkChars);
+    const parts = API_LIMITS.seedUploadChars / API_LIMITS.seedChunkChars;
+    for (let part = 0; part < parts; part++) await api.uploadSeeds('big', chunk, part);
+    const fromApi = await refused(api.uploadSeeds('big', 'x', parts));
+    const fromForm = seedFileProblem('big-seeds.txt', API_LIMITS.seedUploadChars + 1);
+    expect(fromApi.field).toBe('seedText');
+    expect(fromCli.field).toBe('--seeds');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromApi.words).toMatch(/^a seed file can be at most 64 MiB; /);
+    // The form says it at the seed file's input, with the file's name and size first.
+    expect(fromForm).toBe(`big-seeds.txt is 64 MiB: ${fromApi.words}.`);
+    expect(fieldName('seedText', null)).toBe('Seeds');
+  }, 120_000);
 
   it('simulation: r = 0', async () => {
     const fromCli = await cli(['simulate', '--graph', graphDir, '--policy', 'opic', '--r', '0']);
@@ -199,5 +251,17 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromApi.field).toBe('host');
     expect(fromForm).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'host' });
     expect(userError(fromForm).text).toBe(fromApi.shown);
+  }, 60_000);
+  it('parallel crawl: K = 1 worker', async () => {
+    const fromCli = await cli(['crawl', '--db', join(dir, 'refused-parallel.db'), '--seed', 'http://a.test/', '--parts', '1', '--model', 'site', '--assign', 'hash']);
+    const fromApi = await refused(api.createParallelCrawl({ name: 'refused-parallel', seedText: 'http://a.test/', parallel: { parts: 1, model: 'site', assign: 'hash' } }));
+    const fromForm = parallelFormErrors({ ...blankParallelForm(), on: true, workers: '1' });
+    expect(fromApi.field).toBe('parts');
+    expect(fromCli.field).toBe('--parts');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ parts: fromApi.shown });
+    expect(fromForm.parts).toBe(capitalised(fromCli.words));
+    // Refused before anything exists: no plan of the crawl was written.
+    expect((await api.listCrawls()).map((c) => c.id)).not.toContain('refused-parallel');
   }, 60_000);
 });

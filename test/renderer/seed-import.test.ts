@@ -45,7 +45,7 @@ describe('a seed file in New crawl', () => {
     const read = vi.spyOn(file, 'text');
     await choose(w, file);
     expect(w.find('[data-testid="seed-file-error"]').text()).toBe(
-      'national-web.txt is 70 MiB: a seed file can be at most 64 MiB. Split it, or keep the hosts or domain suffixes (.cl) of its URLs.',
+      'national-web.txt is 70 MiB: a seed file can be at most 64 MiB; split it, or keep the hosts or domain suffixes (.cl) of its URLs.',
     );
     expect(w.find('[data-testid="seed-file-error"]').attributes('role')).toBe('alert');
     expect(read).not.toHaveBeenCalled();
