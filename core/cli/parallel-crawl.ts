@@ -5,19 +5,18 @@
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { badOption } from '../errors.js';
-import { findIdMap, modelOf, readAssignmentFile, type NewUrlRule } from '../parallel/assignment.js';
+import { findIdMap, readAssignmentFile, type NewUrlRule } from '../parallel/assignment.js';
 import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
-import { choiceFlag, intFlag } from './args.js';
-import { credentialsFromFlags, type PARALLEL_OPTIONS } from './parallel-flags.js';
+import { accountLines } from '../parallel/exchange-account.js';
+import { choiceFlag, durationFlag, intFlag } from './args.js';
+import { credentialsFromFlags, parallelShapeOfFlags, type PARALLEL_OPTIONS } from './parallel-flags.js';
 import type { FlagsOf } from './args.js';
 
 type ParallelFlags = FlagsOf<typeof PARALLEL_OPTIONS> & { db?: string; json?: boolean; quiet?: boolean };
 
 export async function runParallelCrawl(flags: ParallelFlags, input: Partial<CrawlSettingsInput>, seeds: string[]): Promise<number> {
   const db = flags.db!;
-  const k = intFlag(flags, 'parts', 1)!;
-  if (k < 2) throw badOption('--parts', `${k}: a parallel crawl has at least 2 parts`);
-  const model = modelOf(flags.model);
+  const { parts: k, model } = parallelShapeOfFlags(flags);
   if (!flags.assign) throw badOption('--assign', 'required with --parts: hash, or a part vector file');
   if (input.storeContent) throw badOption('--store-content', 'not yet with --parts (the merge does not carry stored bodies)');
   if (input.sitemaps) throw badOption('--sitemaps', 'not yet with --parts');
@@ -36,6 +35,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     localWorkers: intFlag(flags, 'local-workers', 0) ?? k,
     ...(flags['nats-server'] ? { natsServer: flags['nats-server'] } : {}),
     ...(flags['predict-from'] ? { predictFrom: flags['predict-from'] } : {}),
+    exchangeBatchMs: durationFlag(flags, 'exchange-batch') ?? 0,
     crawlbench: [process.execPath, process.argv[1]!],
     note: (line) => process.stderr.write(line + '\n'),
     progress: (line) => (quiet ? undefined : process.stderr.write(line + '\n')),
@@ -60,7 +60,7 @@ export function parallelSummaryText(s: ParallelSummary): string {
     `  pages fetched ${m.pagesFetched}, known ${m.pagesKnown}, links ${m.links}, sites ${m.sites}`,
     `  fetched by two workers: ${m.fetchedTwice}${m.fetchedTwiceSample.length > 0 ? ` (${m.fetchedTwiceSample.slice(0, 3).join(', ')}${m.fetchedTwice > 3 ? ', ...' : ''})` : ''}`,
     `  worker restarts ${s.workerRestarts}, broker restarts ${s.brokerRestarts}`,
-    ...m.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} of other parts (stubs), ${w.links} links, ${w.bytes} bytes, ${w.seconds.toFixed(1)} s`),
+    ...m.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} of other parts (stubs), ${w.links} links, ${w.bytes} bytes, ${w.leaseRequests} lease requests, ${w.seconds.toFixed(1)} s`),
     `  exchange measured   messages ${s.measured.messages}, volume ${s.measured.volume} bytes of URLs (${s.measured.wireBytes} bytes on the wire)`,
   ];
   for (let p = 0; p < m.parts; p++) {
@@ -71,5 +71,6 @@ export function parallelSummaryText(s: ParallelSummary): string {
     const p = s.prediction;
     lines.push(`  exchange predicted  messages ${p.messages}, volume ${p.volume} bytes (partition-eval on ${p.source}, ${p.pages} pages)`);
   }
+  lines.push(...accountLines(s));
   return lines.join('\n');
 }

@@ -3,7 +3,10 @@
  * share the broker's; the crawl adds the assignment's. Declared here so that crawl-command.ts
  * only spreads them into its options and hands over to parallel-crawl.ts.
  */
+import { ParallelShapeSchema } from '../api/parallel-request-schema.js';
+import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
+import type { PartModel } from '../parallel/assignment.js';
 import type { BrokerCredentials } from '../parallel/broker.js';
 import { credentialsFromEnv } from '../parallel/broker.js';
 
@@ -25,6 +28,7 @@ export const PARALLEL_OPTIONS = {
   'local-workers': { type: 'string' },
   'nats-server': { type: 'string' },
   'predict-from': { type: 'string' },
+  'exchange-batch': { type: 'string' },
 } as const;
 
 export const BROKER_USAGE = `  --broker nats://HOST:PORT   a running NATS server with JetStream (default: crawlbench starts
@@ -48,6 +52,9 @@ export const PARALLEL_USAGE = `parallel crawl (docs/design.md section 6; README 
   --nats-server PATH     the nats-server program (default: PATH, then /usr/sbin/nats-server)
   --predict-from DB      print partition-eval's prediction of the exchange on this earlier
                          crawl's graph beside the measured one
+  --exchange-batch DURATION  hold the URLs found for each other part this long (2s, 500ms) and
+                         send them in one message: fewer, larger messages against delay; the
+                         summary states what batching merged (default: one message per page)
 ${BROKER_USAGE}`;
 
 type BrokerFlags = { [K in keyof typeof BROKER_OPTIONS]?: string | undefined };
@@ -60,4 +67,22 @@ export function credentialsFromFlags(flags: BrokerFlags): BrokerCredentials {
   if (flags['nats-nkey'] !== undefined) c.nkeyFile = flags['nats-nkey'];
   if ((c.user === undefined) !== (c.password === undefined)) throw badOption('--nats-user', 'give --nats-user and --nats-password together');
   return c;
+}
+
+/** The schema's fields and the flags that give them. */
+const SHAPE_FLAGS: Record<string, string> = { parts: '--parts', model: '--model' };
+
+/**
+ * --parts and --model through the parallel options' schema (api/parallel-request-schema.ts), so
+ * the CLI refuses a bad K or model in the words the workbench's form and the API use. The model
+ * may be named as partition-eval names it (page-hypergraph is the page model's).
+ */
+export function parallelShapeOfFlags(flags: { parts?: string; model?: string }): { parts: number; model: PartModel } {
+  if (flags.model === undefined) throw badOption('--model', 'required with --parts: page or site (whose vertices the assignment gives out)');
+  const parts = flags.parts !== undefined && /^\s*-?\d+(\.\d+)?\s*$/.test(flags.parts) ? Number(flags.parts) : flags.parts;
+  const model = flags.model.replace(/-hypergraph$/, '');
+  const checked = checkWith(ParallelShapeSchema, { parts, model }, 'a parallel crawl');
+  if (checked.ok) return checked.value;
+  const first = checked.refusals[0]!;
+  throw badOption(SHAPE_FLAGS[first.field] ?? `--${first.field}`, first.problem);
 }

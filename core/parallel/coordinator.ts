@@ -16,7 +16,8 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
 import { EmbeddedBroker, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
-import { HEARTBEAT_MS, consumerName, kvText, crawlBucket, defineCrawl, ensureStream, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { HEARTBEAT_MS, consumerName, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
 
 export interface CoordinatorOptions {
@@ -32,6 +33,8 @@ export interface CoordinatorOptions {
   localWorkers: number;
   natsServer?: string;
   predictFrom?: string;
+  /** --exchange-batch in ms: URLs for a remote part held that long before they are sent (0: not held). */
+  exchangeBatchMs?: number;
   /** argv that runs `crawlbench` (node and its script). */
   crawlbench: string[];
   note: (line: string) => void;
@@ -40,14 +43,14 @@ export interface CoordinatorOptions {
   signal?: AbortSignal;
 }
 
-export interface ParallelSummary {
+/** The exchange: measured, before batching, the causes of its difference from the prediction, the lease traffic (exchange-account.ts). */
+export interface ParallelSummary extends ExchangeAccount {
   name: string;
   broker: string;
   merge: MergeResult;
   workerRestarts: number;
   brokerRestarts: number;
   seconds: number;
-  measured: { messages: number; volume: number; wireBytes: number };
   prediction: Prediction | null;
 }
 
@@ -89,6 +92,8 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
       await workers.waitAll(120_000);
     } finally {
       clearInterval(beat);
+      // Its coordinator gone: a resume at once (a paused crawl started again) is not taken for a second start.
+      await kv.delete('coordinator').catch(() => {});
     }
     const away = Array.from({ length: def.parts }, (_, p) => p).filter((p) => !existsSync(join(dir, `part-${p}.db`)));
     if (away.length > 0) {
@@ -96,7 +101,8 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     }
     const merge = mergeParts(dir, o.db, { settings: def.settings });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
-    return summarize(o, name, url, merge, workers.restarts, embedded?.restarts ?? 0, t0, o.predictFrom ? predictExchange(o.predictFrom, assignment) : null);
+    const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
+    return { name, broker: url, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
   } finally {
     workers.killAll();
     await nc.close().catch(() => {});
@@ -132,23 +138,10 @@ export function crawlName(db: string): string {
 function definition(o: CoordinatorOptions, name: string): ParallelDefinition {
   const max = o.settings.maxPages;
   // --max-pages is split among the parts (see README: a shared counter would cost a broker round trip per page).
-  const share = max === null ? null : Array.from({ length: o.parts }, (_, i) => Math.floor(max / o.parts) + (i < max % o.parts ? 1 : 0));
+  const share = max === null ? null : Array.from({ length: o.parts }, (_, i) => partShare(max, o.parts, i));
   return {
     name, parts: o.parts, model: o.model, assign: o.vector ? o.vector.file : 'hash', newUrls: o.newUrls, settings: o.settings,
-    maxPagesShare: share, vectorChunks: 0, createdAt: new Date().toISOString(),
-  };
-}
-
-function summarize(o: CoordinatorOptions, name: string, broker: string, merge: MergeResult, workerRestarts: number, brokerRestarts: number, t0: number, prediction: Prediction | null): ParallelSummary {
-  const sent = merge.exchange.filter((e) => e.direction === 'sent');
-  return {
-    name, broker, merge, workerRestarts, brokerRestarts, seconds: (Date.now() - t0) / 1000,
-    measured: {
-      messages: sent.reduce((n, e) => n + e.messages, 0),
-      volume: sent.reduce((n, e) => n + e.urlBytes, 0),
-      wireBytes: sent.reduce((n, e) => n + e.wireBytes, 0),
-    },
-    prediction,
+    maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, vectorChunks: 0, createdAt: new Date().toISOString(),
   };
 }
 
@@ -197,7 +190,8 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
     const each = statuses.map((s, p) => `${p}:${s ? `${s.pagesFetched}${s.idle ? ' idle' : ''}` : '-'}`).join(' ');
     const sent = statuses.reduce((n, s) => n + (s?.sent ?? 0), 0);
     const received = statuses.reduce((n, s) => n + (s?.received ?? 0), 0);
-    progress(`${pages} pages, ${rate.toFixed(1)} pages/s, messages published ${sent}, taken in ${received}; workers ${each}`);
+    const leases = statuses.reduce((n, s) => n + (s?.leaseRequests ?? 0), 0);
+    progress(`${pages} pages, ${rate.toFixed(1)} pages/s, messages published ${sent}, taken in ${received}, lease requests ${leases}; workers ${each}`);
   }
   return { quiet, signature: JSON.stringify(sig), beats: statuses.map((s) => s?.beat ?? -1) };
 }

@@ -26,6 +26,8 @@ export interface ParallelDefinition {
   settings: CrawlSettings;
   /** Each part's share of --max-pages (null: no cap). */
   maxPagesShare: number[] | null;
+  /** --exchange-batch: how long URLs for a remote part are held before they are sent, in ms (0 or absent: not held). */
+  exchangeBatchMs?: number;
   /** Keys under which the vector is stored in chunks (0 for hash). */
   vectorChunks: number;
   createdAt: string;
@@ -41,10 +43,17 @@ export interface WorkerStatus {
   sent: number;
   received: number;
   outbox: number;
+  /** Requests to the site-lease bucket so far (a page assignment; 0 for a site assignment). */
+  leaseRequests?: number;
   pagesPerSecond: number;
   /** Increases with every status written: a fresh status is told from a stale one. */
   beat: number;
   state: 'running' | 'paused' | 'ended';
+}
+
+/** Part `part`'s share of a limit of the whole crawl split among k parts: the first (total mod k) parts get one more. */
+export function partShare(total: number, k: number, part: number): number {
+  return Math.floor(total / k) + (part < total % k ? 1 : 0);
 }
 
 /** A crawl name is one NATS subject token. */

@@ -5,9 +5,16 @@
  * - out: the engine hands every URL it finds for another part to foreign(); when the page's
  *   links are all discovered, pageDone() writes one message per remote part carrying every URL
  *   of that page for that part (the thesis's message, §5.1) into the outbox, in the write
- *   batch that stores the page. After each commit the outbox is published to the part's
- *   subject with the message id (part, page) for JetStream's dedup, and a row leaves the
+ *   batch that stores the page. After each commit the committed outbox is published to the
+ *   part's subject with the message id (part, page) for JetStream's dedup, and a row leaves the
  *   outbox only once JetStream has acknowledged it: a broker that is away is waited for.
+ * - batched (--exchange-batch D): pageDone() holds the page's URLs per remote part instead
+ *   (committed with the page); after a commit, a part whose oldest held URLs are D old gets one
+ *   message with every URL held for it (a URL found on several of those pages once, unless a
+ *   later link could lift a limit the first one hit), sealed into the outbox in the open write
+ *   batch and published after that commits. Its id names the held rows it took, so a batch
+ *   republished after a kill is dropped by JetStream; a kill before the seal commits leaves the
+ *   rows held, never published.
  * - in: part I's durable consumer; each message's URLs are discovered (the URL-seen test
  *   absorbs a redelivery) in the open batch, and the message is acknowledged after the batch
  *   that holds them is committed, so a killed worker loses nothing.
@@ -16,20 +23,30 @@ import type { JetStreamClient, JsMsg, ConsumerMessages } from '@nats-io/jetstrea
 import type { Crawler } from '../engine/crawler.js';
 import type { ForeignLink, PartHook } from '../engine/context.js';
 import { discover } from '../engine/discovery.js';
-import type { ExchangeStore } from '../store/exchange-store.js';
+import type { ExchangeStore, HeldRow } from '../store/exchange-store.js';
 import { DISCOVERER, type Assignment } from './assignment.js';
 import { consumerName, partSubject, streamName } from './definition.js';
 
-/** A message of the exchange: the URLs page `src` of part `from` links to in the receiving part. */
+/** [url, depth, redirects, anchor, nofollow] */
+type WireLink = [string, number, number, string | null, 0 | 1];
+
+/**
+ * A message of the exchange: the URLs page `src` of part `from` links to in the receiving part,
+ * or (a batch) those of `pages` pages, `pageUrls` URLs of `pageUrlBytes` bytes before merging.
+ */
 interface LinkMessage {
   id: string;
   from: number;
-  src: string;
-  /** [url, depth, redirects, anchor, nofollow] */
-  links: [string, number, number, string | null, 0 | 1][];
+  src?: string;
+  pages?: number;
+  pageUrls?: number;
+  pageUrlBytes?: number;
+  links: WireLink[];
 }
 
 const PUBLISH_CHUNK = 256;
+/** A batch's held links at most (JSON): well under NATS's default largest message, 1 MiB. */
+const BATCH_BYTES = 256 * 1024;
 
 export class PartExchange implements PartHook {
   private readonly pending = new Map<number, Map<string, ForeignLink>>();
@@ -50,7 +67,12 @@ export class PartExchange implements PartHook {
     private readonly assignment: Assignment,
     private readonly js: JetStreamClient,
     private readonly onNote: (line: string) => void,
+    /** --exchange-batch in ms (0: every page message alone). */
+    private readonly batchMs = 0,
   ) {}
+
+  /** Outbox rows up to this id are committed (read right after each commit): only they are published. */
+  private committedTop = 0;
 
   // ---- the engine's hook -----------------------------------------------------------------
   mine(url: string, seed: boolean): boolean {
@@ -76,13 +98,35 @@ export class PartExchange implements PartHook {
         urlBytes += Buffer.byteLength(l.url);
         body.links.push([l.url, l.depth, l.redirects, l.anchor, l.nofollow ? 1 : 0]);
       }
-      this.store!.send(id, part, JSON.stringify(body), links.size, urlBytes);
+      if (this.batchMs > 0) this.store!.hold(part, Date.now(), JSON.stringify(body.links), links.size, urlBytes);
+      else this.store!.send(id, part, JSON.stringify(body), links.size, urlBytes);
     }
     this.pending.clear();
   }
 
   holdOpen(): boolean {
     return !this.ended;
+  }
+
+  /**
+   * A fetched page found by a shorter path: its links to other parts go to their owners again at
+   * their lower depths (engine/discovery.ts), one message per remote part, written in the batch
+   * that lowers the page and published as the others are. Counted apart from the thesis's
+   * messages (counters exchange:shorter-paths:*): the prediction has no depths.
+   */
+  shorterPath(pageId: number, url: string, links: ForeignLink[]): void {
+    const byPart = new Map<number, ForeignLink[]>();
+    for (const l of links) {
+      const part = this.assignment.ownerOf(l.url);
+      byPart.set(part, [...(byPart.get(part) ?? []), l]);
+    }
+    for (const [part, ls] of byPart) {
+      // Depths only fall, so each lowering of the page has its own id (JetStream's dedup keeps redeliveries out).
+      const id = `${this.part}.${pageId}.${part}.d${Math.min(...ls.map((l) => l.depth))}`;
+      const body: ShorterPaths = { id, from: this.part, src: url, shorter: 1, links: ls.map((l) => [l.url, l.depth, l.redirects, l.anchor, l.nofollow ? 1 : 0]) };
+      this.store!.sendApart(id, part, JSON.stringify(body));
+      this.crawler!.ctx.counters.bump('exchange:shorter-paths:sent');
+    }
   }
 
   // ---- the worker's side -------------------------------------------------------------------
@@ -94,6 +138,8 @@ export class PartExchange implements PartHook {
     crawler.on('commit', () => {
       for (const m of this.held) m.ack();
       this.held = [];
+      this.committedTop = store.outboxTop();
+      if (this.batchMs > 0) this.seal(Date.now());
       void this.publish();
       if (!started) {
         started = true;
@@ -105,11 +151,66 @@ export class PartExchange implements PartHook {
   /** Idle: no session under way, nothing to fetch (or the page budget spent), nothing to publish or acknowledge. */
   idle(budgetLeft: number): boolean {
     const c = this.crawler!;
-    return c.sessionsInFlight === 0 && (c.ctx.scheduler.drained || budgetLeft <= 0) && this.store!.outboxSize() === 0 && this.held.length === 0 && this.pending.size === 0;
+    return c.sessionsInFlight === 0 && (c.ctx.scheduler.drained || budgetLeft <= 0) && this.store!.outboxSize() === 0 && this.store!.heldSize() === 0 && this.held.length === 0 && this.pending.size === 0;
   }
 
+  /** Messages to publish, and page messages held for a batch. */
   outboxSize(): number {
-    return this.store?.outboxSize() ?? 0;
+    return (this.store?.outboxSize() ?? 0) + (this.store?.heldSize() ?? 0);
+  }
+
+  /**
+   * Seals a batch for every part whose oldest held URLs are batchMs old: one message with the
+   * URLs of every page held for it (several when they would pass BATCH_BYTES), into the open
+   * write batch (published once it commits).
+   */
+  private seal(now: number): void {
+    for (const part of this.store!.dueParts(now - this.batchMs)) {
+      let chunk: HeldRow[] = [];
+      let bytes = 0;
+      for (const r of this.store!.heldRows(part)) {
+        if (chunk.length > 0 && bytes + r.links.length > BATCH_BYTES) {
+          this.sealOne(part, chunk, now);
+          chunk = [];
+          bytes = 0;
+        }
+        chunk.push(r);
+        bytes += r.links.length;
+      }
+      if (chunk.length > 0) this.sealOne(part, chunk, now);
+    }
+  }
+
+  /**
+   * One batch of held rows. A URL already in it is left out unless this link could lift a limit
+   * the earlier one hit (a lower depth or redirect count, or followable where it was nofollow).
+   */
+  private sealOne(part: number, rows: HeldRow[], now: number): void {
+    const first = new Map<string, WireLink[]>();
+    const links: WireLink[] = [];
+    let urlBytes = 0;
+    let pageUrls = 0;
+    let pageUrlBytes = 0;
+    let heldMs = 0;
+    for (const r of rows) {
+      pageUrls += r.urls;
+      pageUrlBytes += r.urlBytes;
+      heldMs += Math.max(0, now - r.at);
+      for (const l of JSON.parse(r.links) as WireLink[]) {
+        const seen = first.get(l[0]);
+        if (seen?.some((e) => e[1] <= l[1] && e[2] <= l[2] && e[4] <= l[4])) continue;
+        if (seen) seen.push(l);
+        else {
+          first.set(l[0], [l]);
+          urlBytes += Buffer.byteLength(l[0]);
+        }
+        links.push(l);
+      }
+    }
+    const lastId = rows[rows.length - 1]!.id;
+    const id = `${this.part}.b${rows[0]!.id}-${lastId}.${part}`;
+    const body: LinkMessage = { id, from: this.part, pages: rows.length, pageUrls, pageUrlBytes, links };
+    this.store!.seal(part, lastId, id, JSON.stringify(body), links.length, urlBytes, heldMs);
   }
 
   /** The coordinator ended the crawl: stop taking messages and let the crawler finish. */
@@ -125,7 +226,7 @@ export class PartExchange implements PartHook {
     this.publishing = true;
     try {
       for (let after = 0; ; ) {
-        const rows = this.store.outbox(after, PUBLISH_CHUNK);
+        const rows = this.store.outbox(after, this.committedTop, PUBLISH_CHUNK);
         if (rows.length === 0) break;
         await Promise.all(rows.map((r) => this.js.publish(partSubject(this.name, r.part), r.payload, { msgID: r.msgId, timeout: 10_000 })));
         for (const r of rows) this.store.published(r.id);
@@ -158,10 +259,13 @@ export class PartExchange implements PartHook {
   /** A message's URLs discovered in the open batch; acknowledged after it commits. */
   private take(m: JsMsg): void {
     if (this.ended) return;
-    const body = JSON.parse(m.string()) as LinkMessage;
+    const body = JSON.parse(m.string()) as LinkMessage | ShorterPaths;
+    if ('shorter' in body) return this.takeShorterPaths(m, body);
     let urlBytes = 0;
-    for (const l of body.links) urlBytes += Buffer.byteLength(l[0]);
-    if (this.store!.receive(body.id, body.from, body.links.length, urlBytes, m.data.length)) {
+    for (const url of new Set(body.links.map((l) => l[0]))) urlBytes += Buffer.byteLength(url);
+    const wire = { urls: body.links.length, urlBytes, bytes: m.data.length };
+    const page = { messages: body.pages ?? 1, urls: body.pageUrls ?? body.links.length, urlBytes: body.pageUrlBytes ?? urlBytes };
+    if (this.store!.receive(body.id, body.from, wire, page)) {
       const ctx = this.crawler!.ctx;
       for (const [url, depth, redirects, anchor, nofollow] of body.links) {
         discover(ctx, { url, depth, parentId: null, redirects, anchor, nofollow: nofollow === 1 });
@@ -171,4 +275,26 @@ export class PartExchange implements PartHook {
     }
     this.held.push(m);
   }
+
+  /** Links found again by a shorter path (shorterPath): discovered at their lower depths, counted apart. */
+  private takeShorterPaths(m: JsMsg, body: ShorterPaths): void {
+    if (this.store!.receiveApart(body.id)) {
+      const ctx = this.crawler!.ctx;
+      for (const [url, depth, redirects, anchor, nofollow] of body.links) {
+        discover(ctx, { url, depth, parentId: null, redirects, anchor, nofollow: nofollow === 1 });
+      }
+      ctx.counters.bump('exchange:shorter-paths:received');
+      this.crawler!.wake();
+    }
+    this.held.push(m);
+  }
+}
+
+/** A fetched page's links to one part, sent again at lower depths (PartExchange.shorterPath). */
+interface ShorterPaths {
+  id: string;
+  from: number;
+  src: string;
+  shorter: 1;
+  links: [string, number, number, string | null, 0 | 1][];
 }

@@ -16,11 +16,12 @@ import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Crawler, type CrawlSummary, type CrawlerOptions } from '../engine/crawler.js';
 import { discover } from '../engine/discovery.js';
+import type { StatsSnapshot } from '../engine/stats-report.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { ExchangeStore } from '../store/exchange-store.js';
 import { Assignment } from './assignment.js';
 import { connectBroker, type BrokerCredentials } from './broker.js';
-import { crawlBucket, kvText, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { crawlBucket, kvText, partShare, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { PartExchange } from './exchange.js';
 import { partLeases, type SiteLeases } from './site-leases.js';
 
@@ -64,7 +65,8 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
  * The part's crawl: resumed from its database, or created. A worker killed while creating it
  * leaves a file without settings (made again) or without its seeds (discovered again).
  */
-function openPart(path: string, def: ParallelDefinition, maxPages: number | null, opts: CrawlerOptions): Crawler {
+function openPart(path: string, def: ParallelDefinition, limits: PartLimits, opts: CrawlerOptions): Crawler {
+  const { maxPages } = limits;
   if (existsSync(path)) {
     let crawler: Crawler | null = null;
     try {
@@ -83,18 +85,40 @@ function openPart(path: string, def: ParallelDefinition, maxPages: number | null
       return crawler;
     }
   }
-  return Crawler.create(path, { ...def.settings, maxPages }, opts);
+  return Crawler.create(path, { ...def.settings, ...limits }, opts);
+}
+
+interface PartLimits {
+  maxPages: number | null;
+  maxPagesPerSite: number;
+}
+
+/**
+ * The part's share of the crawl's limits, so that they hold for the crawl as a whole: --max-pages
+ * split among the parts (the definition's shares); --max-site-pages likewise with a page
+ * assignment, where a site's pages lie on several workers (a site assignment gives every site
+ * one owner, who keeps the whole limit).
+ */
+function partLimits(def: ParallelDefinition, part: number): PartLimits {
+  const perSite = def.settings.maxPagesPerSite;
+  return {
+    maxPages: def.maxPagesShare?.[part] ?? null,
+    maxPagesPerSite: def.model === 'page' ? partShare(perSite, def.parts, part) : perSite,
+  };
 }
 
 async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void): Promise<CrawlSummary> {
-  const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note);
+  const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note, def.exchangeBatchMs ?? 0);
   const path = partDbPath(dir, part);
-  const maxPages = def.maxPagesShare?.[part] ?? null;
+  const limits = partLimits(def, part);
+  const maxPages = limits.maxPages;
   // A page assignment puts a site's pages on several workers: its connections are leased (site-leases.ts).
   const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w) : null;
-  const crawler = openPart(path, def, maxPages, { parts: exchange, ...(leases ? { gate: leases } : {}) });
+  const crawler = openPart(path, def, limits, { parts: exchange, ...(leases ? { gate: leases } : {}) });
   const store = new ExchangeStore(crawler.ctx.store.db, part);
   exchange.attach(crawler, store);
+  // The exchange's timeline beside the crawl's: messages and bytes per part, the lease traffic.
+  crawler.on('stats', (s: StatsSnapshot) => store.sample(s.crawlSeconds, s.at, leases?.traffic ?? null));
   let beat = 0;
   const status = async (state: WorkerStatus['state']) => {
     if (leases) countLeaseTraffic(crawler, leases);
@@ -102,7 +126,7 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
     const left = maxPages === null ? Infinity : maxPages - crawler.ctx.counters.pagesFetched;
     const st: WorkerStatus = {
       part, pid: process.pid, host: hostname(), idle: exchange.idle(left), pagesFetched: crawler.ctx.counters.pagesFetched, queued: s.queued,
-      sent: exchange.sent, received: exchange.received, outbox: exchange.outboxSize(), pagesPerSecond: s.pagesPerSecond, beat: ++beat, state,
+      sent: exchange.sent, received: exchange.received, outbox: exchange.outboxSize(), leaseRequests: leases?.traffic.requests ?? 0, pagesPerSecond: s.pagesPerSecond, beat: ++beat, state,
     };
     await kv.put(`status.${part}`, JSON.stringify(st));
     return (await kvText(kv, 'end')) !== null;

@@ -10,8 +10,8 @@
  *   Ids are given in fetch-time order (pages never fetched after), fetch_seq likewise.
  * - Links, robots.txt, content hashes and events with their page and site ids mapped; sites by
  *   key with their counts summed; counters summed; the timelines added second by second (each
- *   part's latest sample at each second); the exchange counts of every worker carried.
- * - Stated: each worker's counters, and the URLs two workers both fetched.
+ *   part's latest sample at each second); the exchange counts and timelines of every worker carried.
+ * - Stated: each worker's counters (its lease traffic among them), and the URLs two workers both fetched.
  *
  * Written under a temporary name and renamed when complete.
  */
@@ -21,7 +21,7 @@ import { CrawlError, ErrorCodes, SkipCodes } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlStore } from './crawl-store.js';
 import type { Db } from './database.js';
-import { readExchangeCounts, type ExchangeCount } from './exchange-store.js';
+import { copyExchangeCounts, createExchangeCounts, readExchangeCounts, type ExchangeCount } from './exchange-store.js';
 import { mergeTimelines, type TimelineRow } from './merge-timeline.js';
 
 export interface WorkerCounters {
@@ -34,6 +34,9 @@ export interface WorkerCounters {
   links: number;
   bytes: number;
   seconds: number;
+  /** Requests to the site-lease bucket and their bytes (a page assignment's politeness), apart from the link exchange. */
+  leaseRequests: number;
+  leaseBytes: number;
 }
 
 export interface MergeResult {
@@ -77,6 +80,7 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
   try {
     const db = store.db;
     db.exec(TEMP_TABLES);
+    createExchangeCounts(db);
     const timelines: TimelineRow[][] = [];
     const workers = files.map(({ part, file }) => gather(db, part, file, timelines));
     const states = workers.map((w) => w.state);
@@ -101,11 +105,6 @@ CREATE TEMP TABLE all_events AS SELECT 0 AS part, * FROM events WHERE 0;
 CREATE TEMP TABLE all_robots AS SELECT 0 AS part, r.*, '' AS host FROM robots r WHERE 0;
 CREATE TEMP TABLE all_counters (name TEXT, value INTEGER);
 CREATE TEMP TABLE all_meta (part INTEGER, key TEXT, value TEXT);
-CREATE TABLE IF NOT EXISTS exchange_counts (
-  worker INTEGER NOT NULL, part INTEGER NOT NULL, direction TEXT NOT NULL CHECK (direction IN ('sent', 'received')),
-  messages INTEGER NOT NULL, urls INTEGER NOT NULL, url_bytes INTEGER NOT NULL, wire_bytes INTEGER NOT NULL,
-  PRIMARY KEY (worker, part, direction)
-) STRICT;
 `;
 
 /** The rank of a row among the rows of one URL: lower is kept. */
@@ -124,9 +123,7 @@ function gather(db: Db, part: number, file: string, timelines: TimelineRow[][]):
       db.exec(`INSERT INTO temp.all_robots SELECT ${part}, r.*, s.host FROM src.robots r JOIN src.sites s ON s.id = r.site_id`);
       db.exec('INSERT INTO temp.all_counters SELECT name, value FROM src.counters');
       db.exec(`INSERT INTO temp.all_meta SELECT ${part}, key, value FROM src.meta`);
-      if (db.prepare("SELECT 1 FROM src.sqlite_master WHERE name = 'exchange_counts'").get()) {
-        db.exec('INSERT OR REPLACE INTO main.exchange_counts SELECT * FROM src.exchange_counts');
-      }
+      copyExchangeCounts(db, 'src');
     })();
     timelines.push(db.prepare('SELECT * FROM src.timeline ORDER BY t').all() as TimelineRow[]);
     return workerCounters(db, part, file);
@@ -148,6 +145,8 @@ function workerCounters(db: Db, part: number, file: string): WorkerCounters {
     links: one('SELECT count(*) FROM src.links'),
     bytes: one('SELECT sum(bytes) FROM src.pages WHERE fetch_seq IS NOT NULL'),
     seconds: Number(meta('crawl_seconds') ?? 0) || 0,
+    leaseRequests: one("SELECT value FROM src.counters WHERE name = 'leases:requests'"),
+    leaseBytes: one("SELECT value FROM src.counters WHERE name = 'leases:bytes'"),
   };
 }
 
