@@ -10,6 +10,7 @@ import { COMPARE_EVENTS, COMPARE_METHODS, type CompareApi } from './contracts/co
 import { CRAWLS_EVENTS, CRAWLS_METHODS, type CrawlsApi } from './contracts/crawls.js';
 import { EXPORT_EVENTS, EXPORT_METHODS, type ExportApi } from './contracts/export.js';
 import { LIVE_EVENTS, LIVE_METHODS, type LiveApi } from './contracts/live.js';
+import { PARALLEL_EVENTS, PARALLEL_METHODS, type ParallelApi } from './contracts/parallel.js';
 import { PARTITION_EVENTS, PARTITION_METHODS, type PartitionApi } from './contracts/partition.js';
 import { RESULTS_EVENTS, RESULTS_METHODS, type ResultsApi } from './contracts/results.js';
 import { SIMULATE_EVENTS, SIMULATE_METHODS, type SimulateApi } from './contracts/simulate.js';
@@ -24,9 +25,10 @@ export * from './contracts/compare.js';
 export * from './contracts/export.js';
 export * from './contracts/partition.js';
 export * from './contracts/simulate.js';
+export * from './contracts/parallel.js';
 
 /** The whole API: every feature's. */
-export interface CrawlbenchApi extends CrawlsApi, LiveApi, SitesApi, ResultsApi, CompareApi, ExportApi, PartitionApi, SimulateApi {}
+export interface CrawlbenchApi extends CrawlsApi, LiveApi, SitesApi, ResultsApi, CompareApi, ExportApi, PartitionApi, SimulateApi, ParallelApi {}
 
 /** Methods that return a promise: the only names a transport will dispatch. */
 export const API_METHODS = [
@@ -38,6 +40,7 @@ export const API_METHODS = [
   ...EXPORT_METHODS,
   ...PARTITION_METHODS,
   ...SIMULATE_METHODS,
+  ...PARALLEL_METHODS,
 ] as const satisfies ReadonlyArray<keyof CrawlbenchApi>;
 export type ApiMethod = (typeof API_METHODS)[number];
 
@@ -50,5 +53,6 @@ export const API_EVENTS = {
   ...EXPORT_EVENTS,
   ...PARTITION_EVENTS,
   ...SIMULATE_EVENTS,
+  ...PARALLEL_EVENTS,
 } as const satisfies Record<string, keyof CrawlbenchApi>;
 export type ApiEvent = keyof typeof API_EVENTS;

@@ -11,12 +11,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CrawlStatus, StatsEvent } from './contract.js';
+import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
 
-/** What a crawl's process says: on connect (hello), each stats sample, a change of state, the end. */
+/** What a crawl's process says: on connect (hello), each stats sample (a parallel crawl's workers too), a change of state, the end. */
 export type RunnerMessage =
   | { t: 'hello'; status: 'running' | 'pausing'; last: StatsEvent | null }
   | { t: 'stats'; data: StatsEvent }
+  | { t: 'parallel'; data: ParallelProgressEvent }
   | { t: 'state'; status: 'pausing' }
   | { t: 'ended'; status: CrawlStatus; reason: string };
 

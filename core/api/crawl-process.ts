@@ -8,7 +8,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
-import type { CrawlStatus, StatsEvent } from './contract.js';
+import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
 import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage } from './crawl-channel.js';
 import { RUNNER_FLAG, type RunnerArgs } from './crawl-runner.js';
 
@@ -65,7 +65,7 @@ export class CrawlProcess {
   readonly ended: Promise<CrawlEnd>;
   private settle!: (e: CrawlEnd) => void;
   private closedByUs = false;
-  private readonly listeners = { stats: new Set<(s: StatsEvent) => void>(), state: new Set<(status: 'pausing') => void>() };
+  private readonly listeners = { stats: new Set<(s: StatsEvent) => void>(), state: new Set<(status: 'pausing') => void>(), parallel: new Set<(e: ParallelProgressEvent) => void>() };
 
   private constructor(
     private readonly socket: Socket,
@@ -156,6 +156,8 @@ export class CrawlProcess {
     if (m?.t === 'stats') {
       this.last = m.data;
       this.listeners.stats.forEach((cb) => cb(m.data));
+    } else if (m?.t === 'parallel') {
+      this.listeners.parallel.forEach((cb) => cb(m.data));
     } else if (m?.t === 'state') {
       this.status = m.status;
       this.listeners.state.forEach((cb) => cb(m.status));
@@ -167,6 +169,11 @@ export class CrawlProcess {
 
   onStats(cb: (s: StatsEvent) => void): void {
     this.listeners.stats.add(cb);
+  }
+
+  /** A parallel crawl's workers and exchange (parallel-runner.ts), about once a second. */
+  onParallel(cb: (e: ParallelProgressEvent) => void): void {
+    this.listeners.parallel.add(cb);
   }
 
   onState(cb: (status: 'pausing') => void): void {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { createCrawlFile } from './crawl-create.js';
+import { parseResumeRequest } from './create-request.js';
 import { runnerLog } from './crawl-process.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors, storedSummary } from './crawl-queries.js';
 import { DemoWebs, demoWebPages, readDemoSidecar } from './demo-webs.js';
@@ -17,6 +18,8 @@ import { SeedSourceSchema } from './limit-schemas.js';
 import { API_LIMITS, grouped } from './limits.js';
 import { LiveCrawls } from './live-crawls.js';
 import { resultWithoutPaths } from './message-paths.js';
+import { createParallelCrawlFile, parallelCrawlOf } from './parallel-crawls.js';
+import { parallelDir, parallelSidecar } from './parallel-files.js';
 import { describePolicies } from './policies.js';
 import { ReadPool } from './read-pool.js';
 import { SeedUploads } from './seed-uploads.js';
@@ -32,11 +35,13 @@ export interface CrawlsEngineOptions {
   demoPort?: number;
   /** The crawl runner's compiled file, run as its own process per crawl (Electron's bundle passes its own). */
   crawlRunner?: string;
+  /** A parallel crawl's runner (cli/parallel-runner.ts compiled; default: dist's). */
+  parallelRunner?: string;
   /** The Sites and Pages reads' worker (read-pool.ts): its compiled file (Electron's bundle passes its own). */
   readWorker?: string;
 }
 
-export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
+export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.ParallelApi {
   readonly dir: string;
   protected readonly ws: Workspace;
   /** Every event of the API, by its wire name (contract.ts API_EVENTS). */
@@ -60,7 +65,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
     this.ws = new Workspace(this.dir);
     this.events.setMaxListeners(100);
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
-    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner });
+    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner });
     this.reads = new ReadPool({ workerFile: opts.readWorker });
     this.ready = this.live.reattach();
   }
@@ -152,6 +157,19 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
     return this.info(await createCrawlFile(this.ws, this.demos, this.uploads, raw));
   }
 
+  /** A parallel crawl's plan, written as createCrawl writes a crawl, with its options beside it (parallel-crawls.ts). */
+  async createParallelCrawl(raw: C.CreateParallelCrawlRequest): Promise<C.CrawlInfo> {
+    return this.info(await createParallelCrawlFile(this.ws, raw, (req) => createCrawlFile(this.ws, this.demos, this.uploads, req)));
+  }
+
+  async parallelCrawl(id: string): Promise<C.ParallelCrawlDto | null> {
+    return parallelCrawlOf(this.ws, id);
+  }
+
+  onParallelProgress(cb: (e: C.ParallelProgressEvent) => void): C.Unsubscribe {
+    return this.listen('parallelProgress', cb);
+  }
+
   async crawlSettings(id: string): Promise<C.CrawlSettingsDto> {
     const path = this.existing(id);
     const saved = readDemoSidecar(join(this.dir, `${id}.demo.json`));
@@ -161,8 +179,10 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
 
   async start(id: string, overrides: { maxPages?: number | null } = {}): Promise<C.CrawlInfo> {
     const path = this.existing(id);
+    // Its schema, as crawlbench crawl --max-pages on a crawl that exists: an unknown field or a limit out of range is refused by name.
+    const run = parseResumeRequest(overrides);
     await this.ready;
-    await this.live.start(id, path, overrides?.maxPages);
+    await this.live.start(id, path, run.maxPages);
     return this.info(id);
   }
 
@@ -191,7 +211,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi {
     if (reader) throw new CrawlError(ErrorCodes.DB_LOCKED, `${reader}; wait for it to end or cancel it before deleting the crawl`);
     await this.demos.stop(id);
     await this.reads.settled(path); // a Sites or Pages read under way closes the file as it answers
-    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`)]) {
+    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`), parallelSidecar(path), parallelDir(path)]) {
       rmSync(p, { recursive: true, force: true });
     }
   }

@@ -5,15 +5,23 @@
  */
 import type { EventEmitter } from 'node:events';
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type * as C from './contract.js';
 import { CrawlProcess } from './crawl-process.js';
+import { isParallel, mergeStopped } from './parallel-files.js';
 import { CRAWL_ID, withoutUndefined, type Workspace } from './workspace.js';
 
 /** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
 export const CONFIRM_IN_FORM = 'tick “I know: a wait under 1 s on real servers”';
+
+/** The parallel runner's compiled file (cli/parallel-runner.ts in dist/, also when this runs from source). */
+function defaultParallelRunner(): string {
+  const here = import.meta.url;
+  return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/core/cli/parallel-runner.js', here) : new URL('../cli/parallel-runner.js', here));
+}
 
 /** A crawl running in its own process, as this server sees it. */
 interface LiveCrawl {
@@ -29,6 +37,8 @@ export interface LiveCrawlsOptions {
   demoPort: () => number;
   /** The crawl runner's compiled file (Electron's bundle passes its own). */
   crawlRunner?: string;
+  /** A parallel crawl's runner (cli/parallel-runner.ts compiled; default: dist's). */
+  parallelRunner?: string;
 }
 
 export class LiveCrawls {
@@ -82,7 +92,8 @@ export class LiveCrawls {
     // The crawl runs in its own process: no request to this server, nor its crash, can take it down.
     const proc = await CrawlProcess.spawn(
       { dbPath: path, id, ...withoutUndefined({ maxPages, demoLog: this.opts.demoLog }), demoPort: this.opts.demoPort() },
-      this.opts.crawlRunner,
+      // A parallel crawl (its NAME.parallel.json) runs in the coordinator's runner, through the same channel.
+      isParallel(path) ? (this.opts.parallelRunner ?? defaultParallelRunner()) : this.opts.crawlRunner,
     );
     this.adopt(id, proc);
     this.state({ crawlId: id, status: 'running' });
@@ -95,6 +106,7 @@ export class LiveCrawls {
       entry.last = s;
       this.events.emit('stats', s);
     });
+    proc.onParallel((e) => this.events.emit('parallelProgress', e));
     proc.onState(() => {
       if (entry.status !== 'running') return;
       entry.status = 'pausing';
@@ -133,6 +145,10 @@ export class LiveCrawls {
       }
       entry.proc.stop();
       await entry.run;
+    } else if (isParallel(path)) {
+      // A paused parallel crawl: its parts merged as they are, then stopped as any crawl.
+      mergeStopped(path);
+      this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });
     } else {
       Crawler.stopStored(path);
       this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });

@@ -24,6 +24,8 @@ import { parsePageLinks } from '../../core/api/pages-query.js';
 import { fakePageDetail, fakePages, fakeSearchPages, type FakePage } from './fake-pages.js';
 import { fakeSimulations } from './fake-simulations.js';
 import { SeedUploads } from '../../core/api/seed-uploads.js';
+import { ParallelOptionsSchema } from '../../core/api/parallel-request-schema.js';
+import type { ParallelCrawlDto, ParallelOptions, ParallelProgressEvent } from '../../core/api/contract.js';
 
 /** The fake's page PageRank, highest first. */
 const FAKE_PAGES = [{ name: 'http://a.test/b', value: 0.4 }, { name: 'http://a.test/d', value: 0.3 }, { name: 'http://a.test/', value: 0.2 }, { name: 'http://b.test/', value: 0.1 }];
@@ -71,6 +73,9 @@ export function fakeApi() {
   const partitionCbs = new Set<(e: PartitionProgressEvent) => void>();
   const statsCbs = new Set<(s: StatsEvent) => void>();
   const stateCbs = new Set<(s: CrawlStateEvent) => void>();
+  // parallel: the options of the crawls created parallel, and their figures as a test sends them.
+  const parallel = new Map<string, ParallelCrawlDto>();
+  const parallelCbs = new Set<(e: ParallelProgressEvent) => void>();
   // simulate: runs that stay running until a test calls simulations.finish(id).
   const simulations = fakeSimulations(() => [...crawls.values()]);
   const fail = (code: string, message: string, field?: string) => Promise.reject(Object.assign(new Error(message), { name: 'CrawlError', code, ...(field ? { field } : {}) }));
@@ -120,6 +125,25 @@ export function fakeApi() {
       settings.set(id, settingsOf(id, { ...req, seedText }));
       return info;
     },
+    // The engine's checks of the options (its schema; the crawls they name must exist), then the crawl as createCrawl makes it.
+    createParallelCrawl: async (raw) => {
+      const { parallel: p, ...req } = raw ?? ({} as typeof raw);
+      let options: ParallelOptions;
+      try {
+        options = checkRequest(ParallelOptionsSchema, p ?? {}, 'a parallel crawl') as ParallelOptions;
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      for (const [field, id] of [['partition', options.partition?.crawl], ['predictFrom', options.predictFrom]] as const) {
+        if (id !== undefined && !crawls.has(id)) return fail('CRAWL_DB_MISSING', `no crawl named "${id}"`, field);
+      }
+      const info = await api.createCrawl(req);
+      calls.push(`createParallelCrawl ${info.id} ${options.parts}`);
+      parallel.set(info.id, { crawlId: info.id, options, progress: null });
+      return info;
+    },
+    parallelCrawl: (id) => known(id, () => parallel.get(id) ?? null),
+    onParallelProgress: (cb) => (parallelCbs.add(cb), () => void parallelCbs.delete(cb)),
     crawlSettings: (id) => known(id, () => settings.get(id) ?? settingsOf(id, { seedText: 'http://a.test/' })),
     start: (id) => (calls.push(`start ${id}`), known(id, (c) => Object.assign(c, { status: 'running' as const }))),
     pause: async (id) => (calls.push(`pause ${id}`), Object.assign(crawls.get(id)!, { status: 'paused' as const })),
@@ -232,7 +256,13 @@ export function fakeApi() {
     exports.set(e.exportId, e);
     exportCbs.forEach((cb) => cb(e));
   }
-  return { api, calls, crawls, exports, storedRanks, sites, pages, simulations, emitExport, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
+  /** A parallel crawl's figures as the engine would send them (kept as its latest). */
+  function emitParallel(e: ParallelProgressEvent): void {
+    const dto = parallel.get(e.crawlId);
+    if (dto) dto.progress = e;
+    parallelCbs.forEach((cb) => cb(e));
+  }
+  return { api, calls, crawls, exports, storedRanks, sites, pages, simulations, parallel, emitExport, emitParallel, emitStats: (s: StatsEvent) => statsCbs.forEach((cb) => cb(s)), emitState: (e: CrawlStateEvent) => stateCbs.forEach((cb) => cb(e)) };
 }
 
 /** A partition report of the right shape: volume falls with a partitioner, grows with K; Zoltan PHG and KaHyPar both on the hypergraphs. */

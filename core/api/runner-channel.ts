@@ -1,0 +1,65 @@
+/**
+ * A crawl process's side of its channel to the workbench's servers (crawl-channel.ts), for a
+ * runner that is not crawl-runner.ts (cli/parallel-runner.ts): the socket every server connects
+ * to, its hello (state and last stats), the messages sent to all of them, pause and stop taken
+ * from any, the NAME.db.runner file that names it while it runs, and the end said to all.
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import type { StatsEvent } from './contract.js';
+import { readLines, runnerFile, sendLine, socketPath, type RunnerMessage, type ServerMessage } from './crawl-channel.js';
+
+export interface RunnerChannel {
+  /** To every server connected (a stats sample is also the next hello's). */
+  send(m: RunnerMessage): void;
+  /** Pause or stop, as a server asks: said once as 'pausing', handed to the runner. */
+  slowDown(how: 'pause' | 'stop'): void;
+  /** The runner file goes first (a server connecting from now on finds no running crawl), then the end to all. */
+  close(end: Extract<RunnerMessage, { t: 'ended' }>): Promise<void>;
+}
+
+export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause' | 'stop') => void): Promise<RunnerChannel> {
+  const clients = new Set<Socket>();
+  let status: 'running' | 'pausing' = 'running';
+  let last: StatsEvent | null = null;
+  const send = (m: RunnerMessage) => {
+    if (m.t === 'stats') last = m.data;
+    clients.forEach((s) => sendLine(s, m));
+  };
+  const slowDown = (how: 'pause' | 'stop') => {
+    if (status === 'running') {
+      status = 'pausing';
+      send({ t: 'state', status: 'pausing' });
+    }
+    onSlowDown(how);
+  };
+  const server = createServer((sock) => {
+    clients.add(sock);
+    sock.on('error', () => sock.destroy());
+    sock.on('close', () => clients.delete(sock));
+    readLines<ServerMessage>(sock, (m) => {
+      if (m?.t === 'pause' || m?.t === 'stop') slowDown(m.t);
+    });
+    sendLine(sock, { t: 'hello', status, last });
+  });
+  const path = socketPath(dbPath);
+  if (process.platform !== 'win32') rmSync(path, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  const file = runnerFile(dbPath);
+  writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, socket: path, startedAt: new Date().toISOString() }));
+  renameSync(`${file}.tmp`, file);
+  return {
+    send,
+    slowDown,
+    async close(end) {
+      rmSync(file, { force: true });
+      send(end);
+      await Promise.all([...clients].map((s) => new Promise<void>((resolve) => s.end(() => resolve()))));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (process.platform !== 'win32') rmSync(path, { force: true });
+    },
+  };
+}
