@@ -20,6 +20,7 @@ const COMMAND_FILES: ReadonlyArray<readonly [string, () => Promise<Command>]> = 
   ['export-graph', async () => (await import('./export-graph-command.js')).exportGraphCommand],
   ['partition-eval', async () => (await import('./partition-eval-command.js')).partitionEvalCommand],
   ['partition', async () => (await import('./partition-command.js')).partitionCommand],
+  ['reproduce', async () => (await import('./reproduce-command.js')).reproduceCommand],
   ['worker', async () => (await import('./worker-command.js')).workerCommand],
   ['merge', async () => (await import('./merge-command.js')).mergeCommand],
 ];
