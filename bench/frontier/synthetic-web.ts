@@ -30,12 +30,22 @@ export class SyntheticWeb {
     const weights = new Float64Array(sites);
     for (let i = 0; i < sites; i++) sum += weights[i] = 1 / Math.pow(i + 1, 0.75);
     // 10% more room than asked, so that the target is reached before every site is full.
-    const scale = (urls * 1.1) / sum;
+    let scale = (urls * 1.1) / sum;
+    // The cap of 25,000 pages takes room from the largest sites: at 50M URLs on 50,000 sites
+    // the web would hold 48M. Only then, the other sites grow until it holds the target again
+    // with 5% to spare (a web that already holds that, as at 5M, is left as it was).
+    for (let tries = 0; this.fill(weights, scale) < urls * 1.05 && tries < 100; tries++) scale *= 1.05;
     for (let i = 0; i < sites; i++) {
-      this.capacity[i] = Math.max(2, Math.min(25_000, Math.round(weights[i]! * scale)));
       this.roomAt[i] = this.withRoom.length;
       this.withRoom.push(i);
     }
+  }
+
+  /** Sets each site's capacity for this scale; returns the pages the web then holds. */
+  private fill(weights: Float64Array, scale: number): number {
+    let total = 0;
+    for (let i = 0; i < weights.length; i++) total += this.capacity[i] = Math.max(2, Math.min(25_000, Math.round(weights[i]! * scale)));
+    return total;
   }
 
   url(site: number, n: number): string {
