@@ -8,8 +8,9 @@
  * file), so a crawl's URLs are never exchanged through an open server by mistake.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { executable, onPath } from '../graph/tools.js';
@@ -88,6 +89,27 @@ export async function connectBroker(url: string, creds: BrokerCredentials, name:
   }
 }
 
+/**
+ * Closes a connection after what it still holds to send has reached the server (a flush's
+ * round trip, at most `ms`): the client's close() drops its outbound buffer, and with it the
+ * acknowledgements of a worker's last commit, which the server would then deliver again only
+ * after the consumer's ack wait.
+ */
+export async function closeConnection(nc: NatsConnection, ms = 2000): Promise<void> {
+  await waitAtMost(nc.flush(), ms);
+  await nc.close().catch(() => {});
+}
+
+/**
+ * Waits for a broker operation at most `ms` (a broker that is away would hold it for its own
+ * timeout, or for ever); its failure is ignored: for what a pausing worker tries on its way out.
+ */
+export async function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.catch(() => {}), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 /** nats-server: the given path, else PATH, else Debian's /usr/sbin/nats-server; a missing one is said in one line. */
 const DEBIAN_NATS_SERVER = '/usr/sbin/nats-server';
 
@@ -142,11 +164,25 @@ export class EmbeddedBroker {
     return b;
   }
 
+  /** Where nats-server writes its log (its standard error), in its storage folder. */
+  get logFile(): string {
+    return join(this.storeDir, 'nats-server.log');
+  }
+
   private async spawn(): Promise<void> {
-    const child = spawn(this.program, ['-js', '-sd', this.storeDir, '-a', '127.0.0.1', '-p', String(this.port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    mkdirSync(this.storeDir, { recursive: true });
+    // Its standard error goes to a file, not a pipe to this process: a pipe would end it
+    // (SIGPIPE) at its next line once this process is gone, at a moment nobody chose; the
+    // next run finds it by its pid and stops it (stale-run.ts).
+    const log = openSync(this.logFile, 'a');
+    const from = fstatSync(log).size;
+    let child: ChildProcess;
+    try {
+      child = spawn(this.program, ['-js', '-sd', this.storeDir, '-a', '127.0.0.1', '-p', String(this.port)], { stdio: ['ignore', 'ignore', log] });
+    } finally {
+      closeSync(log);
+    }
     this.child = child;
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
     child.once('exit', (code, signal) => {
       if (this.stopping || this.child !== child) return;
       this.child = null;
@@ -154,7 +190,8 @@ export class EmbeddedBroker {
       this.onNote(`nats-server ended (${signal ?? `exit ${code}`}); starting it again on port ${this.port}`);
       setTimeout(() => void this.spawn().catch((e) => this.onNote(`nats-server did not start again: ${(e as Error).message}`)), 200);
     });
-    await waitForPort(this.port, 10_000, () => (child.exitCode !== null ? `nats-server exited: ${err.trim().split('\n').pop() ?? ''}` : null));
+    const lastLine = () => readFileSync(this.logFile, 'utf8').slice(from).trim().split('\n').pop() ?? '';
+    await waitForPort(this.port, 10_000, () => (child.exitCode !== null ? `nats-server exited: ${lastLine()}` : null));
   }
 
   /** Ends the broker (SIGTERM, then SIGKILL after 5 s). */

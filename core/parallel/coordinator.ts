@@ -7,18 +7,19 @@
  * and merges the parts into NAME.db.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
-import { EmbeddedBroker, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
-import { HEARTBEAT_MS, consumerName, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
+import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
+import { reclaimStaleRun, refuseIfRunning, writeRunFile } from './stale-run.js';
 
 export interface CoordinatorOptions {
   /** NAME.db: the merged crawl; the parts go to NAME.parts. */
@@ -62,11 +63,16 @@ export function partsDir(db: string): string {
 export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSummary | null> {
   if (existsSync(o.db)) throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db)`);
   const t0 = Date.now();
-  const dir = partsDir(o.db);
+  // Absolute: the workers' command lines and the broker's store name it so (stale-run.ts finds them by it).
+  const dir = resolve(partsDir(o.db));
   const name = crawlName(o.db);
   mkdirSync(dir, { recursive: true });
   refuseIfRunning(dir, name);
-  const embedded = o.broker ? null : await EmbeddedBroker.start(findNatsServer(o.natsServer), join(dir, 'jetstream'), null, o.note);
+  const program = o.broker ? null : findNatsServer(o.natsServer);
+  // A coordinator killed with kill -9 may have left its workers and its nats-server running.
+  await reclaimStaleRun(dir, name, o.note);
+  const store = join(dir, 'jetstream');
+  const embedded = program ? await EmbeddedBroker.start(program, store, null, o.note) : null;
   const url = o.broker ?? embedded!.url;
   const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
   const workers: LocalWorkers = new LocalWorkers(o, url, name, dir);
@@ -78,10 +84,10 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const jsm = await ensureStream(nc, name, def.parts);
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
     const beat = setInterval(() => {
-      void kv.put('coordinator', String(Date.now())).catch(() => {});
-      writeFileSync(join(dir, 'coordinator.json'), JSON.stringify({ pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, workers: workers.pids() }));
+      void kv.put('coordinator', coordinatorBeat()).catch(() => {});
+      writeRunFile(dir, { pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, brokerStore: embedded ? store : null, workers: workers.pids() });
     }, HEARTBEAT_MS);
-    await kv.put('coordinator', String(Date.now()));
+    await kv.put('coordinator', coordinatorBeat());
     try {
       workers.start(def.parts);
       if (!(await waitForEnd(kv, jsm, def, o.progress, o.signal))) {
@@ -105,28 +111,9 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     return { name, broker: url, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
   } finally {
     workers.killAll();
-    await nc.close().catch(() => {});
+    await closeConnection(nc);
     await embedded?.stop();
   }
-}
-
-/** A coordinator of this crawl still alive on this machine (its coordinator.json): refused before any broker starts. */
-function refuseIfRunning(dir: string, name: string): void {
-  const file = join(dir, 'coordinator.json');
-  if (!existsSync(file)) return;
-  let pid: number;
-  try {
-    pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid: unknown }).pid);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid === process.pid) return;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return; // gone: this run resumes the crawl
-  }
-  throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${name} is already running (its coordinator is process ${pid}); wait for it, or stop it first`);
 }
 
 /** NAME of NAME.db, as a NATS subject token. */
@@ -220,8 +207,10 @@ class LocalWorkers {
   }
 
   private spawn(w: number, parts: number[]): void {
-    const args = [...this.o.crawlbench.slice(1), 'worker', '--broker', this.url, '--crawl', this.name, '--dir', this.dir, '--parts-to-take', parts.join(',')];
-    const child = spawn(this.o.crawlbench[0]!, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...credentialsEnv(this.o.credentials) } });
+    const args = [...this.o.crawlbench.slice(1), 'worker', '--broker', this.url, '--crawl', this.name, '--dir', this.dir, '--parts-to-take', parts.join(','), '--end-with-stdin'];
+    // Its standard input is a pipe from this process, never written: it closes when this process
+    // ends however it ends (kill -9 included), and the worker then pauses (worker-lifeline.ts).
+    const child = spawn(this.o.crawlbench[0]!, args, { stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, ...credentialsEnv(this.o.credentials) } });
     this.children.set(w, child);
     child.once('exit', (code, signal) => {
       if (this.ending) return;

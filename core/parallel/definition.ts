@@ -9,12 +9,14 @@
  * The definition is written with create-if-absent: a second coordinator of a crawl whose
  * coordinator still beats is refused; one whose coordinator is gone resumes it.
  */
+import { hostname } from 'node:os';
 import { jetstreamManager, AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import type { NewUrlRule, PartModel, PartVector } from './assignment.js';
+import { processAlive } from './stale-run.js';
 
 export interface ParallelDefinition {
   name: string;
@@ -66,8 +68,29 @@ export const streamName = (name: string) => `crawlbench_${name}`;
 export const partSubject = (name: string, part: number) => `crawlbench.${name}.part.${part}`;
 export const consumerName = (part: number) => `part-${part}`;
 const VECTOR_CHUNK = 20_000;
+/** How long a delivered message waits for its acknowledgement before it is delivered again. */
+export const ACK_WAIT_MS = 5000;
 /** The coordinator's heartbeat is this old at most while it runs. */
 export const HEARTBEAT_MS = 1000;
+
+/**
+ * The coordinator's heartbeat in the bucket: `MS PID@HOST`, the time it was written and by which
+ * process, so that a coordinator of this machine that was killed is known dead at once (its
+ * beat, younger than 3 s, would otherwise refuse the same command run again right away).
+ */
+export function coordinatorBeat(): string {
+  return `${Date.now()} ${process.pid}@${hostname()}`;
+}
+
+/** A beat's age in ms; Infinity when none, or when its process was of this machine and is gone. */
+function beatAge(beat: string | null): number {
+  if (beat === null) return Infinity;
+  const [at, who] = beat.split(' ');
+  const [pid, host] = (who ?? '').split('@');
+  if (host === hostname() && pid !== process.pid.toString() && !processAlive(Number(pid))) return Infinity;
+  const age = Date.now() - Number(at);
+  return Number.isFinite(age) ? age : Infinity;
+}
 
 /** A key's value, or null when it was never put or was deleted (a deleted key reads as a tombstone). */
 export async function kvText(kv: KV, key: string): Promise<string | null> {
@@ -105,8 +128,7 @@ export async function defineCrawl(kv: KV, def: ParallelDefinition, vector: PartV
   } catch (err) {
     const stored = await kvText(kv, 'definition');
     if (stored === null) throw err;
-    const beat = await kvText(kv, 'coordinator');
-    const age = beat !== null ? Date.now() - Number(beat) : Infinity;
+    const age = beatAge(await kvText(kv, 'coordinator'));
     if (age < 3 * HEARTBEAT_MS) {
       throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${def.name} is already running (its coordinator beat ${Math.round(age)} ms ago); wait for it, or stop it first`);
     }
@@ -150,7 +172,11 @@ export async function ensureStream(nc: NatsConnection, name: string, k: number):
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         filter_subject: partSubject(name, p),
-        ack_wait: 30 * 1e9,
+        // A worker acknowledges after its next commit (every second). Messages on the wire when a
+        // worker was killed or paused are never acknowledged: they come back after this wait (a
+        // broker started again keeps them pending that long), so it is short; a redelivery of a
+        // message taken in is absorbed (exchange_seen).
+        ack_wait: ACK_WAIT_MS * 1e6,
         max_ack_pending: 10_000,
       });
     }

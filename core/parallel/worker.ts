@@ -20,10 +20,11 @@ import type { StatsSnapshot } from '../engine/stats-report.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { ExchangeStore } from '../store/exchange-store.js';
 import { Assignment } from './assignment.js';
-import { connectBroker, type BrokerCredentials } from './broker.js';
+import { closeConnection, connectBroker, waitAtMost, type BrokerCredentials } from './broker.js';
 import { crawlBucket, kvText, partShare, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { PartExchange } from './exchange.js';
 import { partLeases, type SiteLeases } from './site-leases.js';
+import { WorkerLifeline } from './worker-lifeline.js';
 
 export interface WorkerOptions {
   broker: string;
@@ -33,6 +34,8 @@ export interface WorkerOptions {
   parts?: number[];
   /** Where the part databases live (default NAME.parts in the working folder). */
   dir?: string;
+  /** Pause and end when standard input closes: the pipe of the coordinator that started this worker (worker-lifeline.ts). */
+  endWithStdin?: boolean;
   onNote?: (line: string) => void;
 }
 
@@ -43,8 +46,13 @@ export function partDbPath(dir: string, part: number): string {
 /** Runs the parts given until the coordinator ends the crawl; resolves with each part's summary. */
 export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
   const note = opts.onNote ?? ((line: string) => process.stderr.write(line + '\n'));
+  // Watched from the start: a coordinator that dies while this worker waits for the broker ends it too.
+  const lifeline = new WorkerLifeline(note, opts.endWithStdin ?? false);
   // A worker started while the broker is away waits for it.
-  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`, true);
+  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`, true).catch((err: unknown) => {
+    lifeline.close();
+    throw err;
+  });
   try {
     const kv = await crawlBucket(nc, opts.crawl, false);
     const { def, vector } = await readDefinition(kv);
@@ -55,9 +63,10 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
     const dir = opts.dir ?? `${def.name}.parts`;
     mkdirSync(dir, { recursive: true });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, vector, def.newUrls);
-    return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note)));
+    return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note, lifeline)));
   } finally {
-    await nc.close().catch(() => {});
+    await closeConnection(nc);
+    lifeline.close();
   }
 }
 
@@ -107,7 +116,7 @@ function partLimits(def: ParallelDefinition, part: number): PartLimits {
   };
 }
 
-async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void): Promise<CrawlSummary> {
+async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void, lifeline: WorkerLifeline): Promise<CrawlSummary> {
   const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note, def.exchangeBatchMs ?? 0);
   const path = partDbPath(dir, part);
   const limits = partLimits(def, part);
@@ -140,17 +149,20 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
       .catch(() => {}) // the broker is away: the next tick tries again
       .finally(() => (ticking = false));
   }, 500);
-  const onSignal = () => crawler.pause();
-  process.on('SIGTERM', onSignal);
+  const unwatch = lifeline.add(() => {
+    exchange.stopPulling();
+    crawler.pause();
+  });
   try {
     const summary = await crawler.run();
     clearInterval(timer);
-    await status(summary.stopReason === 'paused' ? 'paused' : 'ended').catch(() => {});
+    // For the coordinator's view; bounded, as a worker pausing because its broker is away cannot write it.
+    await waitAtMost(status(summary.stopReason === 'paused' ? 'paused' : 'ended'), 1000);
     return summary;
   } finally {
-    await exchange.end(); // a paused or failed run stops taking messages too
+    await exchange.close(); // a paused or failed run stops taking messages too, and hands back those it took since its last commit
     clearInterval(timer);
-    process.off('SIGTERM', onSignal);
+    unwatch();
     leases?.close();
     crawler.close();
   }
