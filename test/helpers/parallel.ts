@@ -1,0 +1,88 @@
+/**
+ * The parallel crawl's tests (test/parallel/): the built `crawlbench crawl --parts K ...` run as
+ * a child process, the processes it names in NAME.parts/coordinator.json, and a crawl's fetched
+ * URLs read straight from its database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Sqlite from '../../core/store/sqlite.js';
+import { BIN, type RunResult } from './run.js';
+
+export interface ParallelSummaryJson {
+  merge: { pagesFetched: number; fetchedTwice: number; workers: { part: number; pagesFetched: number }[]; exchange: { direction: string; messages: number }[] };
+  measured: { messages: number; volume: number };
+  prediction: { messages: number; volume: number } | null;
+  workerRestarts: number;
+  brokerRestarts: number;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function fetchedUrls(db: string): string[] {
+  const d = new Sqlite(db, { readonly: true });
+  try {
+    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
+  } finally {
+    d.close();
+  }
+}
+
+export interface StartedCrawl {
+  child: ChildProcess;
+  /** The coordinator process has exited. */
+  exited: Promise<void>;
+  /** Its output has closed too: every process that shares it (its workers) has ended. */
+  done: Promise<RunResult>;
+}
+
+/** Starts `crawlbench crawl --db DB ARGS` (a crawl that does not end within 100 s is interrupted: it pauses, and the test says what it printed). */
+export function startCrawl(db: string, args: string[]): StartedCrawl {
+  const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (b: Buffer) => (stdout += b));
+  child.stderr!.on('data', (b: Buffer) => (stderr += b));
+  const guard = setTimeout(() => child.kill('SIGINT'), 100_000);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const done = new Promise<RunResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  return { child, exited, done };
+}
+
+/** Runs `crawlbench crawl --db DB ARGS` to its end; `during` runs while it crawls, given NAME.parts. */
+export function parallelCrawl(db: string, args: string[], during?: (partsDir: string) => Promise<void>): Promise<RunResult> {
+  const { done } = startCrawl(db, args);
+  if (!during) return done;
+  return new Promise((resolve, reject) => {
+    during(db.replace(/\.db$/, '.parts')).catch(reject);
+    done.then(resolve, reject);
+  });
+}
+
+/** The crawl's processes once the coordinator (any, or process `coordinator`) has written them (coordinator.json) with its `workers` workers. */
+export async function processes(partsDir: string, workers = 4, coordinator?: number): Promise<{ pid: number; brokerPid: number; workers: number[] }> {
+  const file = join(partsDir, 'coordinator.json');
+  for (let i = 0; i < 200; i++) {
+    if (existsSync(file)) {
+      const p = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; brokerPid: number; workers: number[] };
+      if (p.workers.length === workers && (coordinator === undefined || p.pid === coordinator)) return p;
+    }
+    await sleep(100);
+  }
+  throw new Error('the coordinator wrote no coordinator.json');
+}
+
+/** Waits until every part database of NAME.parts exists (each worker has begun its part). */
+export async function partsBegun(partsDir: string, k: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (Array.from({ length: k }, (_, p) => join(partsDir, `part-${p}.db`)).every((f) => existsSync(f))) return;
+    await sleep(100);
+  }
+  throw new Error(`not every part of ${partsDir} began`);
+}
