@@ -65,18 +65,29 @@ export function checkBrokerUrl(url: string, creds: BrokerCredentials): URL {
   return u;
 }
 
+/**
+ * --broker: one server's URL, or the URLs of several servers of one NATS cluster separated by
+ * commas (the client connects to any of them, and goes to another when its server is lost).
+ */
+export function checkBrokerUrls(list: string, creds: BrokerCredentials): URL[] {
+  const urls = list.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => checkBrokerUrl(u, creds));
+  if (urls.length === 0) throw badOption('--broker', 'no server URL given (nats://HOST:PORT)');
+  if (new Set(urls.map((u) => u.protocol)).size > 1) throw badOption('--broker', `"${list}": use nats:// for every server or tls:// for every one`);
+  return urls;
+}
+
 /** Connects, retrying for ever once connected (a broker that is restarted is waited for). */
 export async function connectBroker(url: string, creds: BrokerCredentials, name: string, waitOnFirstConnect = false): Promise<NatsConnection> {
-  const u = checkBrokerUrl(url, creds);
+  const urls = checkBrokerUrls(url, creds);
   const auth = creds.nkeyFile ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(readFileSync(creds.nkeyFile, 'utf8').trim())) } : {};
   try {
     return await connect({
-      servers: `${u.hostname}:${u.port || 4222}`,
+      servers: urls.map((u) => `${u.hostname}:${u.port || 4222}`),
       name,
       ...(creds.user !== undefined ? { user: creds.user, pass: creds.password } : {}),
       ...(creds.token !== undefined ? { token: creds.token } : {}),
       ...auth,
-      ...(u.protocol === 'tls:' ? { tls: {} } : {}),
+      ...(urls[0]!.protocol === 'tls:' ? { tls: {} } : {}),
       maxReconnectAttempts: -1,
       waitOnFirstConnect,
       reconnectTimeWait: 250,
@@ -87,6 +98,22 @@ export async function connectBroker(url: string, creds: BrokerCredentials, name:
   } catch (err) {
     throw new CrawlError(ErrorCodes.BROKER_UNREACHABLE, `cannot reach the broker at ${url}: ${(err as Error).message}`);
   }
+}
+
+/** The most replicas a JetStream stream may have (NATS allows 1 to 5). */
+export const MAX_REPLICAS = 5;
+
+/**
+ * How many copies the crawl's stream and KV buckets keep when --replicas does not say: 1 on a
+ * single server; on a cluster of at least 3 servers (the server's INFO names its cluster and
+ * the client URLs of its servers, or --broker lists them), 3, so that losing one server loses
+ * nothing and the other two still form a majority.
+ */
+export function defaultReplicas(nc: NatsConnection, given: string): number {
+  const info = nc.info;
+  if (!info?.cluster) return 1;
+  const servers = Math.max(new Set(info.connect_urls ?? []).size, given.split(',').filter((s) => s.trim() !== '').length);
+  return servers >= 3 ? 3 : 1;
 }
 
 /**

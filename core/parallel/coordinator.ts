@@ -15,7 +15,7 @@ import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
-import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
+import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, type BrokerCredentials } from './broker.js';
 import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
@@ -29,7 +29,10 @@ export interface CoordinatorOptions {
   model: PartModel;
   vector: PartVector | null;
   newUrls: NewUrlRule;
+  /** One server's URL, or several of one cluster separated by commas. */
   broker?: string;
+  /** Copies of the stream and buckets the broker keeps (--replicas; default: defaultReplicas). */
+  replicas?: number;
   credentials: BrokerCredentials;
   localWorkers: number;
   natsServer?: string;
@@ -48,6 +51,8 @@ export interface CoordinatorOptions {
 export interface ParallelSummary extends ExchangeAccount {
   name: string;
   broker: string;
+  /** Copies the broker kept of the crawl's stream and buckets. */
+  replicas: number;
   merge: MergeResult;
   workerRestarts: number;
   brokerRestarts: number;
@@ -77,11 +82,13 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
   const workers: LocalWorkers = new LocalWorkers(o, url, name, dir);
   try {
-    const kv = await crawlBucket(nc, name, true);
-    const { def, resumed } = await defineCrawl(kv, definition(o, name), o.vector);
+    const replicas = o.replicas ?? defaultReplicas(nc, url);
+    const kv = await crawlBucket(nc, name, replicas);
+    const { def, resumed } = await defineCrawl(kv, definition(o, name, replicas), o.vector);
     if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${def.parts} parts)`);
+    if ((def.replicas ?? 1) > 1) o.note(`the broker keeps ${def.replicas} copies of the crawl's stream and buckets (a NATS cluster: a server lost loses nothing)`);
     await kv.delete('end');
-    const jsm = await ensureStream(nc, name, def.parts);
+    const jsm = await ensureStream(nc, name, def.parts, def.replicas ?? 1);
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
     const beat = setInterval(() => {
       void kv.put('coordinator', coordinatorBeat()).catch(() => {});
@@ -108,7 +115,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const merge = mergeParts(dir, o.db, { settings: def.settings });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
-    return { name, broker: url, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
+    return { name, broker: url, replicas: def.replicas ?? 1, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
   } finally {
     workers.killAll();
     await closeConnection(nc);
@@ -122,13 +129,13 @@ export function crawlName(db: string): string {
   return base.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'crawl';
 }
 
-function definition(o: CoordinatorOptions, name: string): ParallelDefinition {
+function definition(o: CoordinatorOptions, name: string, replicas: number): ParallelDefinition {
   const max = o.settings.maxPages;
   // --max-pages is split among the parts (see README: a shared counter would cost a broker round trip per page).
   const share = max === null ? null : Array.from({ length: o.parts }, (_, i) => partShare(max, o.parts, i));
   return {
     name, parts: o.parts, model: o.model, assign: o.vector ? o.vector.file : 'hash', newUrls: o.newUrls, settings: o.settings,
-    maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, vectorChunks: 0, createdAt: new Date().toISOString(),
+    maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, replicas, vectorChunks: 0, createdAt: new Date().toISOString(),
   };
 }
 

@@ -4,7 +4,8 @@
  * the definition (settings with every seed, K, the model, the assignment and the vector), the
  * workers' status, the coordinator's heartbeat and the end; a stream `crawlbench_NAME` whose
  * subject `crawlbench.NAME.part.I` carries the URLs found for part I, read by part I's durable
- * consumer `part-I` with explicit acks.
+ * consumer `part-I` with explicit acks. On a NATS cluster the stream, its consumers and the
+ * buckets keep `replicas` copies (the definition's; consumers take their stream's).
  *
  * The definition is written with create-if-absent: a second coordinator of a crawl whose
  * coordinator still beats is refused; one whose coordinator is gone resumes it.
@@ -30,6 +31,11 @@ export interface ParallelDefinition {
   maxPagesShare: number[] | null;
   /** --exchange-batch: how long URLs for a remote part are held before they are sent, in ms (0 or absent: not held). */
   exchangeBatchMs?: number;
+  /**
+   * Copies the broker keeps of the crawl's stream and buckets (1 when absent): more than one on
+   * a NATS cluster, so that losing a server loses nothing (--replicas).
+   */
+  replicas?: number;
   /** Keys under which the vector is stored in chunks (0 for hash). */
   vectorChunks: number;
   createdAt: string;
@@ -98,9 +104,34 @@ export async function kvText(kv: KV, key: string): Promise<string | null> {
   return e && e.operation === 'PUT' ? e.string() : null;
 }
 
-export async function crawlBucket(nc: NatsConnection, name: string, create: boolean): Promise<KV> {
+/**
+ * Creates a stream or bucket with `replicas` copies; a broker that cannot keep that many (a single
+ * server, or a cluster of fewer servers) refuses it in words that name --replicas.
+ */
+export async function replicated<T>(replicas: number, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (err) {
+    if (replicas <= 1) throw err;
+    throw badOption('--replicas', `the broker cannot keep ${replicas} copies of the crawl's stream and buckets (${(err as Error).message}): that needs a NATS cluster of at least ${replicas} servers with JetStream`);
+  }
+}
+
+/**
+ * The crawl's bucket: opened (a worker: `replicas` null), or created with `replicas` copies by
+ * the coordinator (a resumed crawl's bucket is opened as it was made).
+ */
+export async function crawlBucket(nc: NatsConnection, name: string, replicas: number | null): Promise<KV> {
   const kvm = new Kvm(nc);
-  if (create) return kvm.create(`crawlbench_${name}`, { history: 1 });
+  if (replicas !== null) {
+    try {
+      const kv = await kvm.open(`crawlbench_${name}`);
+      await kv.status();
+      return kv;
+    } catch {
+      return replicated(replicas, () => kvm.create(`crawlbench_${name}`, { history: 1, replicas }));
+    }
+  }
   try {
     const kv = await kvm.open(`crawlbench_${name}`);
     await kv.status();
@@ -154,14 +185,14 @@ export async function readDefinition(kv: KV): Promise<{ def: ParallelDefinition;
 }
 
 /** The stream and one durable consumer per part (idempotent). */
-export async function ensureStream(nc: NatsConnection, name: string, k: number): Promise<JetStreamManager> {
+export async function ensureStream(nc: NatsConnection, name: string, k: number, replicas: number): Promise<JetStreamManager> {
   const jsm = await jetstreamManager(nc);
   const stream = streamName(name);
   try {
     await jsm.streams.info(stream);
   } catch {
     // Duplicates are dropped by message id within 10 minutes: a worker's outbox is republished well within it.
-    await jsm.streams.add({ name: stream, subjects: [`crawlbench.${name}.part.*`], duplicate_window: 600 * 1e9 });
+    await replicated(replicas, () => jsm.streams.add({ name: stream, subjects: [`crawlbench.${name}.part.*`], duplicate_window: 600 * 1e9, num_replicas: replicas }));
   }
   for (let p = 0; p < k; p++) {
     try {

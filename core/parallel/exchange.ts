@@ -292,7 +292,9 @@ export class PartExchange implements PartHook {
     while (!this.ended && this.pulling) {
       try {
         const consumer = await this.js.consumers.get(streamName(this.name), consumerName(this.part));
-        const messages = await consumer.consume({ max_messages: 512, idle_heartbeat: 2000 });
+        // Pulls expire after 5 s (the client's default is 30 s): a consumer whose leader moved to
+        // another server of a cluster is asked again that soon, where the client would back off 30 s.
+        const messages = await consumer.consume({ max_messages: 512, expires: 5000, idle_heartbeat: 2000 });
         this.messages = messages;
         if (this.ended || !this.pulling) {
           await messages.close()?.catch(() => {});

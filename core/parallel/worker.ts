@@ -54,7 +54,7 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
     throw err;
   });
   try {
-    const kv = await crawlBucket(nc, opts.crawl, false);
+    const kv = await crawlBucket(nc, opts.crawl, null);
     const { def, vector } = await readDefinition(kv);
     const parts = opts.parts ?? Array.from({ length: def.parts }, (_, i) => i);
     for (const p of parts) {
@@ -122,7 +122,7 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
   const limits = partLimits(def, part);
   const maxPages = limits.maxPages;
   // A page assignment puts a site's pages on several workers: its connections are leased (site-leases.ts).
-  const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w) : null;
+  const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w, def.replicas ?? 1) : null;
   const crawler = openPart(path, def, limits, { parts: exchange, ...(leases ? { gate: leases } : {}) });
   const store = new ExchangeStore(crawler.ctx.store.db, part);
   exchange.attach(crawler, store);
