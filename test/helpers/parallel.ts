@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { commandLine } from '../../core/parallel/stale-run.js';
 import Sqlite from '../../core/store/sqlite.js';
 import { BIN, type RunResult } from './run.js';
 
@@ -86,3 +87,23 @@ export async function partsBegun(partsDir: string, k: number): Promise<void> {
   }
   throw new Error(`not every part of ${partsDir} began`);
 }
+
+/**
+ * Kills what a crawl of NAME.parts left running (its coordinator.json: the coordinator, its
+ * nats-server, its workers), each only while its command line still names this crawl's folder
+ * or crawlbench: a test that fails between a kill and the restart leaves no orphan behind.
+ */
+export function killLeftovers(partsDir: string): void {
+  const file = join(partsDir, 'coordinator.json');
+  if (!existsSync(file)) return;
+  const p = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; brokerPid: number | null; workers: number[] };
+  for (const pid of [p.pid, ...p.workers, p.brokerPid]) {
+    if (pid === null || !/crawlbench|nats-server/.test(commandLine(pid) ?? '')) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+

@@ -6,17 +6,22 @@
  *
  * - kill -9 of the coordinator mid-crawl, then the same command run again: the workers the
  *   coordinator left pause on their own (its pipe closed), the new run stops the nats-server it
- *   left on the crawl's storage and starts its own there, and resumes; nothing lost.
+ *   left on the crawl's storage and starts its own there, and resumes; nothing lost. Then the
+ *   coordinator killed together with its nats-server: the workers pause without a broker.
+ * - a 3-node NATS cluster on loopback keeping 3 copies of the crawl's stream and buckets, the
+ *   server leading the stream killed mid-crawl: the crawl goes on; nothing lost.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
+import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
 import { now } from '../../core/testweb/request-log.js';
-import { fetchedUrls, parallelCrawl, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { NatsCluster } from '../helpers/nats-cluster.js';
+import { fetchedUrls, killLeftovers, parallelCrawl, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
@@ -65,7 +70,7 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
   function repeats(from: number): { url: string; first: number }[] {
     const seen = new Map<string, { n: number; first: number }>();
     for (const q of server.requests.slice(from)) {
-      if (q.path === '/robots.txt') continue;
+      if (q.path.includes('robots')) continue; // each worker of a page assignment reads a site's robots.txt (and where it redirects)
       const s = seen.get(key(q)) ?? { n: 0, first: q.t };
       s.n++;
       seen.set(key(q), s);
@@ -77,6 +82,7 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     const db = join(dir, 'kill-coordinator.db');
     const parts = join(dir, 'kill-coordinator.parts');
     const args = [...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', '--json'];
+    onTestFinished(() => killLeftovers(parts));
     const from = server.requests.length;
     const kills: number[] = [];
     // 1. The coordinator alone: its workers and its nats-server outlive it.
@@ -126,4 +132,59 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     for (const r of again) expect(kills.some((k) => r.first > k - 1500 && r.first < k + 20_000), `${r.url} asked again`).toBe(true);
     process.stderr.write(`kill -9 of the coordinator, then of the next with its nats-server: ${again.length} pages asked twice\n`);
   }, 150_000);
+
+  it('a 3-node NATS cluster keeping 3 copies of the crawl\'s stream and buckets: the server leading the stream killed (kill -9) mid-crawl, the crawl goes on through the other two; nothing lost', async () => {
+    const cluster = await NatsCluster.start(findNatsServer(), join(dir, 'cluster'));
+    try {
+      const name = 'cluster';
+      const db = join(dir, `${name}.db`);
+      onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
+      const from = server.requests.length;
+      let before: Awaited<ReturnType<typeof cluster.stream>> | null = null;
+      let killed = '';
+      // A page assignment: the site leases go through a replicated bucket too.
+      const r = await parallelCrawl(db, [...flags, '--parts', '4', '--model', 'page', '--assign', 'hash', '--broker', cluster.urls, '--json'], async (parts) => {
+        await processes(parts);
+        await partsBegun(parts, 4);
+        await sleep(1000);
+        before = await cluster.stream(`crawlbench_${name}`);
+        killed = before.leader;
+        cluster.kill(killed);
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout) as ParallelSummaryJson & { replicas: number };
+      // Three copies, taken from the cluster's size (no --replicas given): a leader and two followers.
+      expect(s.replicas).toBe(3);
+      expect(before).toMatchObject({ replicas: 3, leader: expect.stringMatching(/^n\d$/), followers: [expect.any(String), expect.any(String)] });
+      for (const bucket of [`KV_crawlbench_${name}`, `KV_crawlbench_${name}_leases`]) expect((await cluster.stream(bucket)).replicas).toBe(3);
+      // The stream lives on, led by another server.
+      expect((await cluster.stream(`crawlbench_${name}`)).leader).not.toBe(killed);
+      expect(fetchedUrls(db)).toEqual(truth);
+      expect(s.merge.pagesFetched).toBe(truth.length);
+      expect(s.merge.fetchedTwice).toBe(0);
+      // No worker died: no page was asked twice.
+      expect(repeats(from)).toEqual([]);
+    } finally {
+      await cluster.stop();
+    }
+  }, 150_000);
+
+  it('--replicas above 1 without a cluster, or out of 1..5, is refused in one line naming the flag', async () => {
+    const refuse = async (more: string[]) => {
+      const r = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', ...more]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr;
+    };
+    expect(await refuse(['--replicas', '3'])).toMatch(/--replicas: 3 copies need a NATS cluster.*--broker.*\[CRAWL_BAD_OPTION\]/);
+    expect(await refuse(['--replicas', '6'])).toMatch(/--replicas: "6" is not a number of copies from 1 to 5/);
+    // A single server given as the broker: it cannot keep 3 copies, and says why.
+    const single = await EmbeddedBroker.start(findNatsServer(), join(dir, 'single-server'), null, () => {});
+    try {
+      expect(await refuse(['--broker', single.url, '--replicas', '3'])).toMatch(/--replicas: the broker cannot keep 3 copies .*needs a NATS cluster of at least 3 servers/);
+    } finally {
+      await single.stop();
+    }
+    expect(existsSync(join(dir, 'refused.db'))).toBe(false);
+  }, 60_000);
 });
