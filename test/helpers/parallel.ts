@@ -4,11 +4,15 @@
  * URLs read straight from its database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import Sqlite from '../../core/store/sqlite.js';
+import { generateWeb } from '../../core/testweb/generator.js';
+import type { TestWebServer } from '../../core/testweb/server.js';
+import { seedUrls, type Web } from '../../core/testweb/web.js';
 import { BIN, type RunResult } from './run.js';
+import { serve } from './web.js';
 
 export interface ParallelSummaryJson {
   merge: { pagesFetched: number; fetchedTwice: number; workers: { part: number; pagesFetched: number }[]; exchange: { direction: string; messages: number }[] };
@@ -20,13 +24,37 @@ export interface ParallelSummaryJson {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function fetchedUrls(db: string): string[] {
+/** One column of a query's rows, read from a crawl database opened read-only. */
+function column<T>(db: string, sql: string): T[] {
   const d = new Sqlite(db, { readonly: true });
   try {
-    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
+    return d.prepare(sql).pluck().all() as T[];
   } finally {
     d.close();
   }
+}
+
+export function fetchedUrls(db: string): string[] {
+  return column<string>(db, 'SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url');
+}
+
+/** The kinds of a crawl database's events (start, pause, finish, ...), in order. */
+export function eventKinds(db: string): string[] {
+  return column<string>(db, 'SELECT kind FROM events ORDER BY id');
+}
+
+/**
+ * The parallel tests' web, served on 127.0.0.1 for the rest of the file: `pages` pages on 24
+ * sites with a latency, so that a crawl lasts long enough for a fault; its seed file in `dir`,
+ * and the crawl flags every crawl of it takes.
+ */
+export async function parallelTestWeb(dir: string, pages: number): Promise<{ web: Web; server: TestWebServer; port: number; seeds: string; flags: string[] }> {
+  const web = generateWeb({ seed: 25, sites: 24, pages, latency: { maxMs: 5 } });
+  const { server, port } = await serve(web);
+  const seeds = join(dir, 'seeds.txt');
+  writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
+  const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
+  return { web, server, port, seeds, flags };
 }
 
 export interface StartedCrawl {

@@ -10,13 +10,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { generateWeb } from '../../core/testweb/generator.js';
-import { seedUrls } from '../../core/testweb/web.js';
-import { fetchedUrls, parallelCrawl, processes, sleep, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { fetchedUrls, parallelCrawl, parallelTestWeb, processes, sleep, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { politenessViolations } from '../helpers/politeness.js';
 import { crawlbench, run, type RunResult } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { serve } from '../helpers/web.js';
 import { describeWith, itWith, refPath } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-');
@@ -24,12 +21,8 @@ const dir = tmpDir('crawlbench-parallel-');
 type Summary = ParallelSummaryJson;
 
 describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream', async () => {
-  // 600 pages on 24 sites; a latency so that a crawl lasts long enough for the faults.
-  const web = generateWeb({ seed: 25, sites: 24, pages: 600, latency: { maxMs: 5 } });
-  const { server, port } = await serve(web);
-  const seeds = join(dir, 'seeds.txt');
-  writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
-  const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
+  // 600 pages: a crawl lasts long enough for the faults.
+  const { web, server, flags } = await parallelTestWeb(dir, 600);
   const single = join(dir, 'single.db');
   let truth: string[] = [];
 

@@ -11,33 +11,19 @@
  * - a 3-node NATS cluster on loopback keeping 3 copies of the crawl's stream and buckets, the
  *   server leading the stream killed mid-crawl: the crawl goes on; nothing lost.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
 import { commandLine } from '../../core/parallel/stale-run.js';
-import Sqlite from '../../core/store/sqlite.js';
-import { generateWeb } from '../../core/testweb/generator.js';
-import { seedUrls } from '../../core/testweb/web.js';
 import { now } from '../../core/testweb/request-log.js';
 import { NatsCluster } from '../helpers/nats-cluster.js';
-import { fetchedUrls, killLeftovers, parallelCrawl, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { serve } from '../helpers/web.js';
 import { describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-faults-');
-
-/** The kinds of a crawl database's events, in order. */
-function eventKinds(db: string): string[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare('SELECT kind FROM events ORDER BY id').pluck().all() as string[];
-  } finally {
-    d.close();
-  }
-}
 
 /** Resolves with `p`, or rejects after `ms` saying what did not happen. */
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -45,12 +31,8 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster losing a node', async () => {
-  // 1,200 pages on 24 sites; a latency so that a crawl lasts long enough for two faults.
-  const web = generateWeb({ seed: 25, sites: 24, pages: 1200, latency: { maxMs: 5 } });
-  const { server, port } = await serve(web);
-  const seeds = join(dir, 'seeds.txt');
-  writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
-  const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
+  // 1,200 pages: a crawl lasts long enough for two faults.
+  const { server, flags } = await parallelTestWeb(dir, 1200);
   const single = join(dir, 'single.db');
   let truth: string[] = [];
   /** Requests per URL of the single crawl (a page answered with an error is asked again there too). */
