@@ -5,7 +5,7 @@
  * blank = the paper's default), checked by the engine's own schema (ranking/request-schema.ts),
  * and a report's measure and hot pages said in words.
  */
-import type { IrScale, LocationKind, MeasureInfo, MeasureName, MeasureRequest } from '../../core/api/contract.js';
+import type { EvaluationDto, IrScale, LocationKind, MeasureInfo, MeasureName, MeasureRequest } from '../../core/api/contract.js';
 import { MEASURE_SHORT } from '../../core/ranking/request-schema.js';
 import { formatNumber } from './format.js';
 
@@ -35,7 +35,7 @@ export const MEASURE_CHOICES: ReadonlyArray<{ value: MeasureName; label: string;
   {
     value: 'similarity',
     label: 'IS: similarity to a query',
-    title: 'Cho et al.’s IS: the tf-idf similarity of a page to the query words, over the stored text of a crawl made with “Store page content”, else over the page titles (the result says which)',
+    title: 'Cho et al.’s IS: the tf-idf similarity of a page to the query words, over the stored text of a crawl made with “Keep the pages’ content”, else over the page titles (the result says which)',
   },
   { value: 'location', label: 'IL: the location metric', title: 'Cho et al.’s IL: a value of the URL alone (fewer slashes in the path, a .com host, or “home” in the URL)' },
 ];
@@ -87,4 +87,16 @@ export function measureText(m: MeasureInfo): string {
 export function hotRule(m: Pick<MeasureInfo, 'name' | 'hot'>, g: number): string {
   if (m.hot === 'topic') return 'a query word in the title or more than ten times in the body';
   return `${m.name === 'pagerank' ? 'PageRank share' : MEASURE_SHORT[m.name]} at least ${formatNumber(g, 6)}`;
+}
+
+const TRUTH: Record<EvaluationDto['truth'], string> = {
+  stored: 'the PageRank stored with the crawl',
+  computed: 'PageRank computed now over every known page (none is stored, or the crawl has changed since)',
+  oracle: "an oracle crawl's PageRank",
+};
+
+/** What an evaluation was rated against, in words: PageRank and where it came from, or the measure and its scale. */
+export function ratedAgainst(e: EvaluationDto): string {
+  if ((e.measure?.name ?? 'pagerank') === 'pagerank' && e.damping === 0.85) return `${TRUTH[e.truth]} (damping ${e.damping})`;
+  return `${e.measure ? measureText(e.measure) : 'PageRank'}${e.truth === 'oracle' ? ", the oracle crawl's" : ", computed now over this crawl's pages"}`;
 }

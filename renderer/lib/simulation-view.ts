@@ -11,7 +11,7 @@ import type { SimulationDto, SimulationOutcomeDto, SimulationReportDto, Simulati
 import type { Column } from './columns.js';
 import { simulationFormErrors } from './request-errors.js';
 import { formatBytes, formatNumber } from './format.js';
-import { blankMeasureForm, hotRule, measureFieldsOf, measureName, type MeasureForm } from './measure-form.js';
+import { blankMeasureForm, hotRule, measureFieldsOf, measureName, measureText, type MeasureForm } from './measure-form.js';
 
 export type ChartOption = ComposeOption<LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption>;
 
@@ -148,22 +148,25 @@ export function settingsText(q: SimulationDto['request']): string {
 
 export type CurveAxis = 'pages' | 'time';
 
-/** One line per policy: cumulative PageRank (%) against the share of pages fetched (%) or the simulated hours. */
-export function curvesOption(r: SimulationReportDto, axis: CurveAxis): ChartOption {
-  const series: LineSeriesOption[] = r.policies.map((p) => ({
-    name: p.policy,
-    type: 'line',
-    showSymbol: false,
-    data: p.curve.map((c): [number, number] => [axis === 'pages' ? c.fractionPages * 100 : c.seconds / 3600, c.cumulativePageRank * 100]),
-  }));
+/** One line per policy, in % on the vertical axis: the policy's points (x, y) from its outcome. */
+function perPolicy(r: SimulationReportDto, points: (p: SimulationOutcomeDto) => Array<[number, number]>, axes: { x: string; y: string; xMax?: number }, extra: LineSeriesOption[] = []): ChartOption {
+  const series: LineSeriesOption[] = r.policies.map((p) => ({ name: p.policy, type: 'line', showSymbol: false, data: points(p) }));
   return {
     grid: { left: 64, right: 24, top: 56, bottom: 48 },
     legend: { top: 0, type: 'scroll' },
     tooltip: { trigger: 'axis', valueFormatter: (v) => `${formatNumber(Number(v), 1)} %` },
-    xAxis: { type: 'value', min: 0, ...(axis === 'pages' ? { max: 100 } : {}), name: axis === 'pages' ? 'pages fetched (% of the pages fetched)' : 'simulated time (hours)', nameLocation: 'middle', nameGap: 28 },
-    yAxis: { type: 'value', min: 0, max: 100, name: 'cumulative PageRank (%)', nameLocation: 'middle', nameRotate: 90, nameGap: 44 },
-    series,
+    xAxis: { type: 'value', min: 0, ...(axes.xMax !== undefined ? { max: axes.xMax } : {}), name: axes.x, nameLocation: 'middle', nameGap: 28 },
+    yAxis: { type: 'value', min: 0, max: 100, name: axes.y, nameLocation: 'middle', nameRotate: 90, nameGap: 44 },
+    series: [...series, ...extra],
   };
+}
+
+const PAGES_AXIS = 'pages fetched (% of the pages fetched)';
+
+/** One line per policy: cumulative PageRank (%) against the share of pages fetched (%) or the simulated hours. */
+export function curvesOption(r: SimulationReportDto, axis: CurveAxis): ChartOption {
+  const x = axis === 'pages' ? { x: PAGES_AXIS, xMax: 100 } : { x: 'simulated time (hours)' };
+  return perPolicy(r, (p) => p.curve.map((c): [number, number] => [axis === 'pages' ? c.fractionPages * 100 : c.seconds / 3600, c.cumulativePageRank * 100]), { ...x, y: 'cumulative PageRank (%)' });
 }
 
 const share = (p: SimulationOutcomeDto, s: number) => p.pagesAt.find((a) => Math.abs(a.share - s) < 1e-9)?.fraction ?? null;
@@ -193,28 +196,16 @@ export type ChoSeries = 'crawlAndStop' | 'hotFetched';
  * pages fetched; a random order is the diagonal.
  */
 export function choCurvesOption(r: SimulationReportDto, which: ChoSeries): ChartOption {
-  const series: LineSeriesOption[] = r.policies.map((p) => ({
-    name: p.policy,
-    type: 'line',
-    showSymbol: false,
-    data: (p.cho?.curve ?? []).filter((c) => c[which] !== null).map((c): [number, number] => [c.fractionPages * 100, c[which]! * 100]),
-  }));
+  const points = (p: SimulationOutcomeDto) => (p.cho?.curve ?? []).filter((c) => c[which] !== null).map((c): [number, number] => [c.fractionPages * 100, c[which]! * 100]);
   const random: LineSeriesOption = { name: 'random order', type: 'line', showSymbol: false, lineStyle: { type: 'dotted' }, data: [[0, 0], [100, 100]] };
-  return {
-    grid: { left: 64, right: 24, top: 56, bottom: 48 },
-    legend: { top: 0, type: 'scroll' },
-    tooltip: { trigger: 'axis', valueFormatter: (v) => `${formatNumber(Number(v), 1)} %` },
-    xAxis: { type: 'value', min: 0, max: 100, name: 'pages fetched (% of the pages fetched)', nameLocation: 'middle', nameGap: 28 },
-    yAxis: { type: 'value', min: 0, max: 100, name: which === 'crawlAndStop' ? 'top-K pages among the first K (%)' : 'hot pages fetched (%)', nameLocation: 'middle', nameRotate: 90, nameGap: 44 },
-    series: [...series, random],
-  };
+  const y = which === 'crawlAndStop' ? 'top-K pages among the first K (%)' : 'hot pages fetched (%)';
+  return perPolicy(r, points, { x: PAGES_AXIS, xMax: 100, y }, [random]);
 }
 
 /** "Crawl & Stop on IB (backlinks): distinct reachable pages linking to the page; hot pages: IB (backlinks) at least 100 (87 of 3,000 reachable)". */
 export function choMeasureText(r: SimulationReportDto): string {
   const m = r.measure;
-  const what = `${measureName(m.name)}: ${m.scale}${m.damping !== null ? `, d = ${m.damping}` : ''}${m.query !== null ? `; query “${m.query}”` : ''}`;
-  return `${what}; hot pages: ${hotRule(m, m.g)} (${formatNumber(m.hotPages)} of ${formatNumber(r.reachable)} reachable pages)`;
+  return `${measureText(m)}; hot pages: ${hotRule(m, m.g)} (${formatNumber(m.hotPages)} of ${formatNumber(r.reachable)} reachable pages)`;
 }
 
 /** The Crawl & Stop table's columns: per policy, Kendall's tau on Castillo's sample, Crawl & Stop at each K and the hot pages fetched at each point. */
