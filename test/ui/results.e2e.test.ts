@@ -144,7 +144,7 @@ describeWith(['chromium'], 'Results view in the browser', () => {
     await page.getByTestId('results-hot-threshold').fill('5');
     await page.getByTestId('results-evaluate').click();
     const rated = page.getByTestId('results-rated');
-    await expect.poll(() => rated.innerText()).toMatch(/rated against IB \(backlinks\): distinct pages linking to the page/);
+    await expect.poll(() => rated.innerText(), { timeout: 60_000 }).toMatch(/rated against IB \(backlinks\): distinct pages linking to the page/);
     expect(await rated.innerText()).toContain('Hot pages: IB (backlinks) at least 5.');
     expect(await page.locator('.field-error').count()).toBe(0);
     const stop = await page.locator('[data-testid="results-crawl-and-stop"] tbody tr td:nth-child(3)').allInnerTexts();
@@ -155,7 +155,7 @@ describeWith(['chromium'], 'Results view in the browser', () => {
     expect(await page.getByTestId('results-tau').innerText()).toBe(formatNumber(ib.kendallTau, 4));
 
     // Cho's curves drawn: Crawl & Stop and the hot pages fetched, at the engine's points.
-    await expect.poll(async () => (await wb.series('results-cho')).map((x) => x.name)).toEqual(['Crawl & Stop', 'Crawl & Stop with Threshold', 'random order']);
+    await expect.poll(async () => (await wb.series('results-cho')).map((x) => x.name), { timeout: 30_000 }).toEqual(['Crawl & Stop', 'Crawl & Stop with Threshold', 'random order']);
     const cho = await wb.series('results-cho');
     cho[0]!.data.forEach(([x, y], i) => {
       expect(x).toBeCloseTo(ib.choCurve[i]!.fractionPages * 100, 9);
