@@ -8,7 +8,7 @@ import { checkWith } from '../config/request-words.js';
 import { parseDuration, parseSize } from '../config/units.js';
 import { badOption } from '../errors.js';
 import { listPolicies } from '../policies/registry.js';
-import { typedNumber } from './eval-measure-flags.js';
+import { flagOfField, typedNumber } from './eval-measure-flags.js';
 import type { MeasureRequest } from '../ranking/report.js';
 import { withoutUndefined } from '../ranking/request-schema.js';
 import { simulationOptionsSchema } from '../simulator/request-schema.js';
@@ -17,7 +17,7 @@ import { simulationOptionsSchema } from '../simulator/request-schema.js';
 export const SIMULATE_FLAG_OF: Record<string, string> = { policies: '--policy', maxPagesPerSite: '--max-pages-per-site' };
 
 export function simulateFlagOf(field: string): string {
-  return SIMULATE_FLAG_OF[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return SIMULATE_FLAG_OF[field] ?? flagOfField(field);
 }
 
 /** The flags simulate reads, as given (strings; lists already split at commas). */
