@@ -35,6 +35,12 @@ export interface CoordinatorOptions {
   predictFrom?: string;
   /** --exchange-batch in ms: URLs for a remote part held that long before they are sent (0: not held). */
   exchangeBatchMs?: number;
+  /**
+   * A page limit given for this run (--max-pages again, or the workbench's start with a limit):
+   * a resumed crawl takes it in place of the one the broker holds, split among the parts anew,
+   * as `crawl --db NAME.db --max-pages N` does for a crawl of one process.
+   */
+  maxPagesNow?: number | null;
   /** argv that runs `crawlbench` (node and its script). */
   crawlbench: string[];
   note: (line: string) => void;
@@ -72,8 +78,10 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   const workers: LocalWorkers = new LocalWorkers(o, url, name, dir);
   try {
     const kv = await crawlBucket(nc, name, true);
-    const { def, resumed } = await defineCrawl(kv, definition(o, name), o.vector);
-    if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${def.parts} parts)`);
+    const defined = await defineCrawl(kv, definition(o, name), o.vector);
+    const { resumed } = defined;
+    if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${defined.def.parts} parts)`);
+    const def = resumed && o.maxPagesNow !== undefined ? await newPageLimit(kv, defined.def, o.maxPagesNow, o.note) : defined.def;
     await kv.delete('end');
     const jsm = await ensureStream(nc, name, def.parts);
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
@@ -143,6 +151,16 @@ function definition(o: CoordinatorOptions, name: string): ParallelDefinition {
     name, parts: o.parts, model: o.model, assign: o.vector ? o.vector.file : 'hash', newUrls: o.newUrls, settings: o.settings,
     maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, vectorChunks: 0, createdAt: new Date().toISOString(),
   };
+}
+
+/** A resumed crawl's definition with another page limit, split among its parts and stored before any worker reads it. */
+async function newPageLimit(kv: KV, def: ParallelDefinition, max: number | null, note: (line: string) => void): Promise<ParallelDefinition> {
+  if (def.settings.maxPages === max) return def;
+  const share = max === null ? null : Array.from({ length: def.parts }, (_, i) => partShare(max, def.parts, i));
+  const next: ParallelDefinition = { ...def, settings: { ...def.settings, maxPages: max }, maxPagesShare: share };
+  await kv.put('definition', JSON.stringify(next));
+  note(`the page limit is now ${max === null ? 'none' : max.toLocaleString('en-US')} (it was ${def.settings.maxPages === null ? 'none' : def.settings.maxPages.toLocaleString('en-US')})`);
+  return next;
 }
 
 interface Observation {

@@ -70,7 +70,8 @@ function openPart(path: string, def: ParallelDefinition, limits: PartLimits, opt
   if (existsSync(path)) {
     let crawler: Crawler | null = null;
     try {
-      crawler = Crawler.open(path, maxPages === null ? {} : { maxPages }, opts);
+      // The definition's share, whatever the part holds: a resume may have raised or lifted the limit.
+      crawler = Crawler.open(path, { maxPages }, opts);
     } catch (err) {
       if ((err as CrawlError).code !== ErrorCodes.DB_NOT_A_CRAWL) throw err;
       for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });

@@ -28,6 +28,8 @@ export interface WorkerCounters {
   part: number;
   file: string;
   state: string;
+  /** Why its last run ended (end_reason's kind: finished, max-pages, paused, ...), null when it never ended one. */
+  endKind: string | null;
   pagesFetched: number;
   pagesKnown: number;
   pagesOtherParts: number;
@@ -46,6 +48,9 @@ export interface MergeResult {
   pagesKnown: number;
   links: number;
   sites: number;
+  /** The merged crawl's state and why it ended: max-pages when every part finished or spent its share of --max-pages. */
+  state: string;
+  endKind: string;
   workers: WorkerCounters[];
   /** URLs fetched by more than one worker (at most those in flight when a worker died, or new URLs found by two). */
   fetchedTwice: number;
@@ -83,8 +88,7 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
     createExchangeCounts(db);
     const timelines: TimelineRow[][] = [];
     const workers = files.map(({ part, file }) => gather(db, part, file, timelines));
-    const states = workers.map((w) => w.state);
-    result = { out, parts: files.length, workers, ...writeMerged(db, states, timelines), fetchedTwice: 0, fetchedTwiceSample: [], exchange: readExchangeCounts(db) };
+    result = { out, parts: files.length, workers, ...writeMerged(db, workers, timelines), fetchedTwice: 0, fetchedTwiceSample: [], exchange: readExchangeCounts(db) };
     const twice = db.prepare(`SELECT url FROM temp.all_pages WHERE fetch_seq IS NOT NULL GROUP BY url HAVING count(*) > 1 ORDER BY url`).pluck().all() as string[];
     result.fetchedTwice = twice.length;
     result.fetchedTwiceSample = twice.slice(0, 20);
@@ -139,6 +143,7 @@ function workerCounters(db: Db, part: number, file: string): WorkerCounters {
     part,
     file,
     state: meta('state') ?? 'created',
+    endKind: endKindOf(meta('end_reason')),
     pagesFetched: one('SELECT count(*) FROM src.pages WHERE fetch_seq IS NOT NULL'),
     pagesKnown: one(`SELECT count(*) FROM src.pages WHERE error_code IS NOT '${SkipCodes.OTHER_PART}'`),
     pagesOtherParts: one(`SELECT count(*) FROM src.pages WHERE error_code = '${SkipCodes.OTHER_PART}'`),
@@ -197,26 +202,48 @@ INSERT INTO events (at, kind, site_id, page_id, code, message)
 INSERT INTO counters (name, value) SELECT name, sum(value) FROM temp.all_counters GROUP BY name;
 `;
 
+function endKindOf(json: string | undefined): string | null {
+  try {
+    return json ? ((JSON.parse(json) as { kind?: string }).kind ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The merged crawl's state and end: finished when every part finished; stopped when one was
+ * stopped; max-pages (paused, as a crawl of one process that reached its page limit) when every
+ * part finished or spent its share of --max-pages; else paused.
+ */
+export function mergedEnd(workers: Pick<WorkerCounters, 'state' | 'endKind'>[]): { state: string; endKind: string } {
+  if (workers.every((w) => w.state === 'finished')) return { state: 'finished', endKind: 'finished' };
+  if (workers.some((w) => w.state === 'stopped')) return { state: 'stopped', endKind: 'stopped' };
+  const limited = workers.every((w) => w.state === 'finished' || w.endKind === 'max-pages');
+  return { state: 'paused', endKind: limited ? 'max-pages' : 'paused' };
+}
+
 /** The merged crawl's tables, meta and timeline; its totals. */
-function writeMerged(db: Db, states: string[], timelines: TimelineRow[][]): Pick<MergeResult, 'pagesFetched' | 'pagesKnown' | 'links' | 'sites'> {
+function writeMerged(db: Db, workers: WorkerCounters[], timelines: TimelineRow[][]): Pick<MergeResult, 'pagesFetched' | 'pagesKnown' | 'links' | 'sites' | 'state' | 'endKind'> {
+  const { state, endKind } = mergedEnd(workers);
   db.transaction(() => {
     db.exec(MERGE);
     const meta = (key: string) => db.prepare('SELECT value FROM temp.all_meta WHERE key = ? ORDER BY part').pluck().all(key) as string[];
-    const state = states.every((s) => s === 'finished') ? 'finished' : states.some((s) => s === 'stopped') ? 'stopped' : 'paused';
     const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     set.run('state', state);
     const created = meta('created_at').sort()[0];
     if (created) set.run('created_at', created);
     const seconds = Math.max(0, ...meta('crawl_seconds').map(Number).filter(Number.isFinite));
     set.run('crawl_seconds', String(seconds));
-    set.run('end_reason', JSON.stringify({ kind: state, at: new Date().toISOString() }));
-    set.run('parallel_parts', String(states.length));
+    set.run('end_reason', JSON.stringify({ kind: endKind, at: new Date().toISOString() }));
+    set.run('parallel_parts', String(workers.length));
     const insert = db.prepare(`INSERT INTO timeline (t, at, pages, bytes, pages_per_s, bytes_per_s, open_conns, r, sites_pending, queued, errors, pagerank)
       VALUES (@t, @at, @pages, @bytes, @pages_per_s, @bytes_per_s, @open_conns, @r, @sites_pending, @queued, @errors, @pagerank)`);
     for (const row of mergeTimelines(timelines)) insert.run(row);
   })();
   const one = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
+    state,
+    endKind,
     pagesFetched: one('SELECT count(*) FROM pages WHERE fetch_seq IS NOT NULL'),
     pagesKnown: one('SELECT count(*) FROM pages'),
     links: one('SELECT count(*) FROM links'),
