@@ -19,8 +19,6 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
   const db = flags.db!;
   const { parts: k, model } = parallelShapeOfFlags(flags);
   if (!flags.assign) throw badOption('--assign', 'required with --parts: hash, or a part vector file');
-  if (input.storeContent) throw badOption('--store-content', 'not yet with --parts (the merge does not carry stored bodies)');
-  if (input.sitemaps) throw badOption('--sitemaps', 'not yet with --parts');
   const newUrls: NewUrlRule = choiceFlag(flags, 'new-urls', ['discoverer', 'hash']) ?? 'discoverer';
   const vector = flags.assign === 'hash' ? null : readAssignmentFile(flags.assign, findIdMap(flags.assign, flags.ids), k, model);
   const settings = Crawler.plan({ ...input, seeds });

@@ -12,8 +12,10 @@
  *   key with their counts summed; counters summed; the timelines added second by second (each
  *   part's latest sample at each second); the exchange counts and timelines of every worker carried.
  * - Stated: each worker's counters (its lease traffic among them), and the URLs two workers both fetched.
+ * - Stored content (--store-content): every part's captures in NAME.db.content/ with the merged
+ *   ids (merge-content.ts); the sitemaps read (--sitemaps), likewise (merge-sitemaps.ts).
  *
- * Written under a temporary name and renamed when complete.
+ * Written under a temporary name (its content folder too) and renamed when complete.
  */
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,8 @@ import { CrawlError, ErrorCodes, SkipCodes } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlStore } from './crawl-store.js';
 import type { Db } from './database.js';
+import { MERGE_SITEMAPS, SITEMAP_TEMP_TABLES, gatherSitemaps } from './merge-sitemaps.js';
+import { CONTENT_TEMP_TABLES, MERGE_CONTENT, gatherContent, placeSegments, segmentsOf } from './merge-content.js';
 import { copyExchangeCounts, createExchangeCounts, readExchangeCounts, type ExchangeCount } from './exchange-store.js';
 import { mergeTimelines, type TimelineRow } from './merge-timeline.js';
 
@@ -76,7 +80,7 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
   const files = partFiles(dir);
   if (existsSync(out) && !opts.force) throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${out} exists (--force writes over it)`);
   const tmp = `${out}.merging`;
-  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
+  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}.content`]) rmSync(f, { force: true, recursive: true });
   const first = CrawlStore.open(files[0]!.file, { readonly: true });
   const settings = opts.settings ?? first.settings();
   first.close();
@@ -85,20 +89,39 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
   try {
     const db = store.db;
     db.exec(TEMP_TABLES);
+    db.exec(CONTENT_TEMP_TABLES);
+    db.exec(SITEMAP_TEMP_TABLES);
     createExchangeCounts(db);
     const timelines: TimelineRow[][] = [];
-    const workers = files.map(({ part, file }) => gather(db, part, file, timelines));
+    // Each part's content segments numbered after the parts before it (merge-content.ts).
+    const segments = contentBases(files);
+    const workers = files.map(({ part, file }, i) => gather(db, part, file, segments[i]!.base, timelines));
     result = { out, parts: files.length, workers, ...writeMerged(db, workers, timelines), fetchedTwice: 0, fetchedTwiceSample: [], exchange: readExchangeCounts(db) };
     const twice = db.prepare(`SELECT url FROM temp.all_pages WHERE fetch_seq IS NOT NULL GROUP BY url HAVING count(*) > 1 ORDER BY url`).pluck().all() as string[];
     result.fetchedTwice = twice.length;
     result.fetchedTwiceSample = twice.slice(0, 20);
     store.buildReadIndexes();
+    placeSegments(segments, `${tmp}.content`);
   } finally {
     store.close();
   }
   for (const f of [out, `${out}-wal`, `${out}-shm`]) if (opts.force) rmSync(f, { force: true });
+  // A content folder without its crawl beside it is an interrupted merge's (out did not exist, or --force): replaced.
+  rmSync(`${out}.content`, { recursive: true, force: true });
+  if (existsSync(`${tmp}.content`)) renameSync(`${tmp}.content`, `${out}.content`);
   renameSync(tmp, out);
   return result;
+}
+
+/** Each part's content folder and the number its segments start after in the merged folder. */
+function contentBases(files: { file: string }[]): { dir: string; base: number }[] {
+  let base = 0;
+  return files.map(({ file }) => {
+    const dir = `${file}.content`;
+    const at = { dir, base };
+    base += Math.max(0, ...segmentsOf(dir));
+    return at;
+  });
 }
 
 const TEMP_TABLES = `
@@ -116,7 +139,7 @@ const RANK = `CASE WHEN p.fetch_seq IS NOT NULL OR p.status IN ('fetched', 'dupl
   WHEN p.status = 'queued' THEN 1 WHEN p.error_code = '${SkipCodes.OTHER_PART}' THEN 3 ELSE 2 END`;
 
 /** Copies one part's rows into the temporary tables and its timeline into `timelines`; returns its counters. */
-function gather(db: Db, part: number, file: string, timelines: TimelineRow[][]): WorkerCounters {
+function gather(db: Db, part: number, file: string, segmentBase: number, timelines: TimelineRow[][]): WorkerCounters {
   db.prepare('ATTACH DATABASE ? AS src').run(file);
   try {
     db.transaction(() => {
@@ -128,6 +151,8 @@ function gather(db: Db, part: number, file: string, timelines: TimelineRow[][]):
       db.exec('INSERT INTO temp.all_counters SELECT name, value FROM src.counters');
       db.exec(`INSERT INTO temp.all_meta SELECT ${part}, key, value FROM src.meta`);
       copyExchangeCounts(db, 'src');
+      gatherContent(db, part, segmentBase);
+      gatherSitemaps(db, part);
     })();
     timelines.push(db.prepare('SELECT * FROM src.timeline ORDER BY t').all() as TimelineRow[]);
     return workerCounters(db, part, file);
@@ -227,6 +252,8 @@ function writeMerged(db: Db, workers: WorkerCounters[], timelines: TimelineRow[]
   const { state, endKind } = mergedEnd(workers);
   db.transaction(() => {
     db.exec(MERGE);
+    db.exec(MERGE_CONTENT);
+    db.exec(MERGE_SITEMAPS);
     const meta = (key: string) => db.prepare('SELECT value FROM temp.all_meta WHERE key = ? ORDER BY part').pluck().all(key) as string[];
     const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     set.run('state', state);
