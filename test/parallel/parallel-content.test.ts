@@ -12,29 +12,18 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { GOOD_SITEMAP_STYLES, HIDDEN_PAGES, hiddenPath, type SitemapStyle } from '../../core/testweb/sitemaps.js';
 import { seedUrls } from '../../core/testweb/web.js';
 import type { ServedRequest } from '../../core/testweb/server.js';
 import { checkDigests, readRecords, type WarcRecord } from '../export/warc-reader.js';
+import { fetchedUrls, sqlRows as rows } from '../helpers/crawl-db.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
 import { describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-content-');
-
-function rows<T>(db: string, sql: string): T[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare(sql).all() as T[];
-  } finally {
-    d.close();
-  }
-}
-
-const fetchedUrls = (db: string) => rows<{ url: string }>(db, 'SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').map((r) => r.url);
 
 /** Every record of a crawl's WARC export (`crawlbench export DB --format warc`). */
 async function warcOf(db: string): Promise<WarcRecord[]> {
