@@ -1,19 +1,21 @@
 /**
  * A parallel crawl in Debian's chromium (issue 25, item 6), as a user makes one: New crawl with
- * the demo web, "Parallel: K workers" ticked, K = 3 and a hash of the hosts; Live shows the
+ * the demo web, "Parallel" ticked with 3 workers and a hash of the hosts, content kept; Live shows the
  * Workers section, a row per worker with its pages and a line per worker in the throughput
  * chart, while the crawl runs in its own process with three `crawlbench worker` processes and
- * the embedded nats-server; when it ends the merged crawl is the crawl NAME.db, finished, and
- * Results computes its PageRank like any crawl's.
+ * the embedded nats-server; when the workers have spent the page limit the merged crawl is the
+ * crawl NAME.db, at its page limit as a crawl of one process would be, with the pages' content
+ * its workers kept (a WARC export holds it), and Results computes its PageRank like any crawl's.
+ * Resumed with a higher limit, the workers go on from their parts.
  */
-import { expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CrawlInfo, ParallelCrawlDto, StoredPageRankDto } from '../../core/api/contract.js';
 import { formatNumber } from '../../renderer/lib/format.js';
+import { crawlbench } from '../helpers/run.js';
 import { ARTIFACTS, openWorkbench, type Workbench } from './e2e-kit.js';
 import { describeWith } from '../references.js';
-import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import type { Page } from 'playwright-core';
 
 describeWith(['nats-server', 'chromium'], 'a parallel crawl from the workbench', () => {
   let wb: Workbench;
@@ -28,6 +30,16 @@ describeWith(['nats-server', 'chromium'], 'a parallel crawl from the workbench',
   }, 60_000);
   afterAll(() => wb?.close());
 
+  /** The fetches (responses and revisits) of the crawl's WARC export, as `crawlbench export` writes it from the workspace's file. */
+  async function warcFetches(id: string): Promise<number> {
+    const out = join(wb.tmp, `${id}-warc-${Date.now()}`);
+    const r = await crawlbench(['export', join(wb.workspace, `${id}.db`), '--format', 'warc', '--out', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { responses: number; revisits: number; warnings: string[] };
+    expect(s.warnings).toEqual([]);
+    return s.responses + s.revisits;
+  }
+
   it('New crawl starts K workers by a hash of the hosts; Live shows each worker; the merged crawl opens in Results', async () => {
     await page.goto(wb.serve.url);
     await page.getByRole('heading', { name: 'New crawl' }).waitFor();
@@ -36,6 +48,8 @@ describeWith(['nats-server', 'chromium'], 'a parallel crawl from the workbench',
     await page.getByTestId('name').fill('par');
     await page.getByTestId('max-pages').fill(String(MAX));
     await page.getByTestId('w').fill('0');
+    // Each worker keeps its pages' content; the merged crawl's WARC export holds them (below).
+    await page.getByTestId('store-content').check();
     await page.getByTestId('parallel').check();
     await page.getByTestId('parallel-workers').fill(String(K));
     await page.getByTestId('assign-host-hash').check();
@@ -79,6 +93,7 @@ describeWith(['nats-server', 'chromium'], 'a parallel crawl from the workbench',
     expect(stored.page.nodes).toBe(info.pagesKnown);
     expect(await page.locator('[data-testid="results-top-pages"] tbody tr a').allInnerTexts()).toEqual(stored.page.top.map((p) => p.name));
     expect(await page.locator('[data-testid="results-runs"] tbody tr[data-kind="page"]').innerText()).toContain(formatNumber(stored.page.nodes));
+    expect(await warcFetches('par')).toBeGreaterThanOrEqual(info.pagesFetched);
     expect(wb.consoleErrors).toEqual([]);
   }, 240_000);
 
@@ -95,6 +110,8 @@ describeWith(['nats-server', 'chromium'], 'a parallel crawl from the workbench',
     expect(after.pagesFetched).toBeLessThanOrEqual(more);
     await page.getByRole('tab', { name: 'Live', exact: true }).click();
     await expect.poll(() => page.getByTestId('pages').innerText()).toBe(formatNumber(after.pagesFetched));
+    // The merged crawl's content replaced the first's: the new pages' bodies are in its export.
+    expect(await warcFetches('par')).toBeGreaterThanOrEqual(after.pagesFetched);
     expect(wb.consoleErrors).toEqual([]);
   }, 180_000);
 });
