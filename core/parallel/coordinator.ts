@@ -13,6 +13,8 @@ import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { END_REASON } from '../engine/crawler.js';
+import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
 import { EmbeddedBroker, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
@@ -66,7 +68,11 @@ export function partsDir(db: string): string {
 
 /** Runs the crawl to its end and merges it; null when it was paused (o.signal). */
 export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSummary | null> {
-  if (existsSync(o.db)) throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db)`);
+  // A merged crawl that ended at its page limit goes on from its parts (given a higher --max-pages) and is merged again.
+  const again = existsSync(o.db) && endedAtPageLimit(o.db);
+  if (existsSync(o.db) && !again) {
+    throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db; a parallel crawl ended at its page limit goes on with a higher --max-pages)`);
+  }
   const t0 = Date.now();
   const dir = partsDir(o.db);
   const name = crawlName(o.db);
@@ -107,7 +113,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     if (away.length > 0) {
       throw new CrawlError(ErrorCodes.DB_MISSING, `the crawl ended; part${away.length > 1 ? 's' : ''} ${away.join(', ')} crawled on other machines: copy their part-I.db into ${dir} and run crawlbench merge ${dir} --out ${o.db}`);
     }
-    const merge = mergeParts(dir, o.db, { settings: def.settings });
+    const merge = mergeParts(dir, o.db, { settings: def.settings, force: again });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
     return { name, broker: url, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
@@ -115,6 +121,24 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     workers.killAll();
     await nc.close().catch(() => {});
     await embedded?.stop();
+  }
+}
+
+/** `db` is a parallel crawl's merge that ended at its page limit (store/merge-parts.ts records it so). */
+function endedAtPageLimit(db: string): boolean {
+  let store: CrawlStore;
+  try {
+    store = CrawlStore.open(db, { readonly: true });
+  } catch {
+    return false;
+  }
+  try {
+    const end = JSON.parse(store.getMeta(END_REASON) ?? '{}') as { kind?: string };
+    return store.getMeta('parallel_parts') !== undefined && end.kind === 'max-pages';
+  } catch {
+    return false;
+  } finally {
+    store.close();
   }
 }
 
