@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type BetterSqlite3 from 'better-sqlite3';
+import Database from '../../core/store/sqlite.js';
 import { politenessViolations, type LoggedRequest } from '../../core/testweb/politeness-check.js';
 import { CLI, ROOT, cpuSecondsOf, readRequestLog, rssOf, startTestWeb } from '../politeness-bound/processes.js';
-
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 
 /**
  * Endurance (issue 6, item 3): a generated web of 1M pages on 20,000 sites, latency on and

@@ -12,13 +12,12 @@
  * Run as `node crawl-runner.js --crawl-runner '{"dbPath":...,"id":...}'` (Electron: with
  * ELECTRON_RUN_AS_NODE=1).
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Crawler } from '../engine/crawler.js';
 import type { StatsEvent } from './contract.js';
-import { readLines, runnerFile, sendLine, socketPath, type RunnerMessage, type ServerMessage } from './crawl-channel.js';
+import type { RunnerMessage } from './crawl-channel.js';
 import { DemoWebs } from './demo-webs.js';
+import { openRunnerChannel } from './runner-channel.js';
 
 export interface RunnerArgs {
   dbPath: string;
@@ -30,50 +29,15 @@ export interface RunnerArgs {
 
 export const RUNNER_FLAG = '--crawl-runner';
 
-async function listen(server: ReturnType<typeof createServer>, path: string): Promise<void> {
-  if (process.platform !== 'win32') rmSync(path, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => resolve());
-  });
-}
-
 export async function runCrawlProcess(a: RunnerArgs): Promise<void> {
   const demos = new DemoWebs({ logFile: a.demoLog, port: a.demoPort });
   await demos.resumeFor(a.id, join(dirname(a.dbPath), `${a.id}.demo.json`));
   const crawler = Crawler.open(a.dbPath, a.maxPages === undefined ? {} : { maxPages: a.maxPages });
-  const clients = new Set<Socket>();
-  let status: 'running' | 'pausing' = 'running';
-  let last: StatsEvent | null = null;
-  const broadcast = (m: RunnerMessage) => clients.forEach((s) => sendLine(s, m));
-  const slowDown = (how: 'pause' | 'stop') => {
-    if (status === 'running') {
-      status = 'pausing';
-      broadcast({ t: 'state', status: 'pausing' });
-    }
-    if (how === 'stop') crawler.stop();
-    else crawler.pause();
-  };
-  const server = createServer((sock) => {
-    clients.add(sock);
-    sock.on('error', () => sock.destroy());
-    sock.on('close', () => clients.delete(sock));
-    readLines<ServerMessage>(sock, (m) => {
-      if (m?.t === 'pause' || m?.t === 'stop') slowDown(m.t);
-    });
-    sendLine(sock, { t: 'hello', status, last });
-  });
-  const path = socketPath(a.dbPath);
-  await listen(server, path);
-  const file = runnerFile(a.dbPath);
-  writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, socket: path, startedAt: new Date().toISOString() }));
-  renameSync(`${file}.tmp`, file);
-  crawler.on('stats', (s: Omit<StatsEvent, 'crawlId'>) => {
-    last = { ...s, crawlId: a.id };
-    broadcast({ t: 'stats', data: last });
-  });
-  process.once('SIGTERM', () => slowDown('pause'));
-  process.once('SIGINT', () => slowDown('pause'));
+  // The channel every server connects to; pause and stop from any of them, SIGTERM or SIGINT pause.
+  const channel = await openRunnerChannel(a.dbPath, (how) => (how === 'stop' ? crawler.stop() : crawler.pause()));
+  crawler.on('stats', (s: Omit<StatsEvent, 'crawlId'>) => channel.send({ t: 'stats', data: { ...s, crawlId: a.id } }));
+  process.once('SIGTERM', () => channel.slowDown('pause'));
+  process.once('SIGINT', () => channel.slowDown('pause'));
 
   let end: Extract<RunnerMessage, { t: 'ended' }>;
   try {
@@ -84,13 +48,9 @@ export async function runCrawlProcess(a: RunnerArgs): Promise<void> {
   }
   crawler.close();
   await demos.stopAll();
-  // The crawl file says how it ended; the runner file goes first, so a server that connects
-  // from now on finds no running crawl.
-  rmSync(file, { force: true });
-  broadcast(end);
-  await Promise.all([...clients].map((s) => new Promise<void>((resolve) => s.end(() => resolve()))));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (process.platform !== 'win32') rmSync(path, { force: true });
+  // The crawl file says how it ended; the channel removes the runner file first, so a server
+  // that connects from now on finds no running crawl, then tells every server the end.
+  await channel.close(end);
 }
 
 if (process.argv[2] === RUNNER_FLAG) {

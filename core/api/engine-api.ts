@@ -7,6 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import { CompareRequestSchema } from '../compare/request-schema.js';
+import { EvaluationRequestSchema, measureOptionsOf } from '../ranking/request-schema.js';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { AnalysisJobs } from './analysis-jobs.js';
 import type * as C from './contract.js';
@@ -93,20 +94,12 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     return withCrawlReader(this.existing(id), storedPageRank);
   }
 
-  async runEvaluation(id: string, opts: { oracle?: string; threshold?: number; points?: number } = {}): Promise<C.EvaluationDto> {
-    const o = opts ?? {};
+  /** Checked by the evaluation's schema (ranking/request-schema.ts, as `crawlbench eval`'s flags and the Results form) before it runs. */
+  async runEvaluation(id: string, opts: C.EvaluationRequest = {}): Promise<C.EvaluationDto> {
+    const { oracle: oracleId, points, ...measure } = checkRequest(EvaluationRequestSchema, opts ?? {}, 'an evaluation');
     // An oracle is another crawl of this workspace, named by its id (never an arbitrary path).
-    const oracle = o.oracle === undefined ? undefined : this.existing(String(o.oracle));
-    const num = (v: unknown, field: string) => {
-      if (v === undefined) return undefined;
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw badField(field, 'must be a number');
-      return v;
-    };
-    const points = num(o.points, 'points');
-    if (points !== undefined && (!Number.isInteger(points) || points < 2 || points > 100_000)) throw badField('points', 'must be a whole number from 2 to 100,000');
-    const threshold = num(o.threshold, 'threshold');
-    if (threshold !== undefined && threshold < 0) throw badField('threshold', 'must be 0 or more');
-    const evalOpts = withoutUndefined({ oracle, threshold, points });
+    const oracle = oracleId === undefined ? undefined : this.existing(oracleId);
+    const evalOpts = withoutUndefined({ oracle, points, ...measureOptionsOf(measure) });
     return this.analyses.run<C.EvaluationDto>(id, { what: 'evaluation', dbPath: this.existing(id), opts: evalOpts });
   }
 

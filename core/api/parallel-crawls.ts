@@ -12,17 +12,10 @@ import { ParallelOptionsSchema } from './parallel-request-schema.js';
 import { checkRequest } from './request-check.js';
 import type { Workspace } from './workspace.js';
 
-/** What a parallel crawl cannot do yet, by the create request's field (the CLI refuses the same with --parts). */
-const NOT_YET: Array<[keyof C.CreateCrawlRequest, string]> = [
-  ['storeContent', 'is not yet offered with parallel workers (the merge does not carry stored bodies)'],
-  ['sitemaps', 'is not yet offered with parallel workers'],
-];
-
 /** The parallel options checked, the crawls they name found; then `create` writes the plan and its id is returned. */
 export async function createParallelCrawlFile(ws: Workspace, raw: C.CreateParallelCrawlRequest, create: (req: C.CreateCrawlRequest) => Promise<string>): Promise<string> {
   const { parallel, ...crawl } = (raw ?? {}) as C.CreateParallelCrawlRequest;
   const options = checkRequest(ParallelOptionsSchema, parallel ?? {}, 'a parallel crawl') as C.ParallelOptions;
-  for (const [field, words] of NOT_YET) if (crawl[field]) throw badField(field, words);
   if (options.partition) earlier(ws, options.partition.crawl, 'partition');
   if (options.predictFrom) earlier(ws, options.predictFrom, 'predictFrom');
   const id = await create(crawl);

@@ -58,11 +58,18 @@ export function readProgress(dbPath: string): ParallelProgressEvent | null {
   }
 }
 
-/** The merged crawl takes the plan's place as NAME.db (one rename: a reader sees the one or the other). */
+/**
+ * The merged crawl takes the plan's place as NAME.db (one rename: a reader sees the one or the
+ * other), its stored content (NAME.db.content, --store-content) first.
+ */
 export function placeMerged(dbPath: string): void {
   const merged = mergedPath(dbPath);
   for (const f of [`${dbPath}-wal`, `${dbPath}-shm`]) rmSync(f, { force: true });
   for (const suffix of ['-wal', '-shm']) if (existsSync(merged + suffix)) renameSync(merged + suffix, dbPath + suffix);
+  if (existsSync(`${merged}.content`)) {
+    rmSync(`${dbPath}.content`, { recursive: true, force: true });
+    renameSync(`${merged}.content`, `${dbPath}.content`);
+  }
   renameSync(merged, dbPath);
 }
 

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
+import { measureOptionsOf } from '../ranking/request-schema.js';
 import { parseSimulationRequest, SOURCE_ID, type CheckedSimulationRequest } from './simulation-request.js';
 import { datasetFolder, simulationSources } from './simulation-sources.js';
 import type { SimulationWorkerData, SimulationWorkerMessage } from './simulation-worker.js';
@@ -60,7 +61,7 @@ export function defaultWorkerFile(): string {
 }
 
 /** CLI flags in the simulator's messages, as the request's fields. */
-const FIELD_OF: Record<string, string> = { '--seeds': 'seeds', '--history': 'historyCrawl', '--policy': 'policies', '--topic': 'topic', '--graph': 'source' };
+const FIELD_OF: Record<string, string> = { '--seeds': 'seeds', '--history': 'historyCrawl', '--policy': 'policies', '--topic': 'topic', '--graph': 'source', '--measure': 'measure' };
 
 /** Failed and cancelled runs remembered (they have no file): the newest, so a script cannot grow the list without end. */
 const ENDED_KEPT = 20;
@@ -145,6 +146,7 @@ export class SimulationJobs {
         maxPages: request.maxPages ?? null,
         maxPagesPerSite: request.maxPagesPerSite ?? null,
         perIp: request.perIp,
+        measure: measureOptionsOf(request),
         progressEvery: 100,
       },
       throttleMs: this.o.throttleMs ?? 0,

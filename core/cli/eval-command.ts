@@ -2,9 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { badOption } from '../errors.js';
 import { evaluateCrawl, type MeasuredEvaluation } from '../ranking/evaluate.js';
 import { DEFAULT_DAMPING } from '../ranking/pagerank.js';
-import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
-import { choCsvLines, MEASURE_OPTIONS, MEASURE_USAGE, measureFlags, measureName, measureText, writeLines } from './eval-measure-flags.js';
+import { choCsvLines, evalFlags, MEASURE_OPTIONS, MEASURE_USAGE, measureName, measureText, writeLines } from './eval-measure-flags.js';
 import { onePositional } from './rank-command.js';
 
 const USAGE = `crawlbench eval DB [--oracle DB] [--measure M] [--hot-threshold G] [--json] [--csv FILE] [--points N]
@@ -38,9 +37,9 @@ export const evalCommand = defineCommand({
   options: OPTIONS,
   async run(flags, positionals) {
     const db = onePositional(positionals);
-    const points = intFlag(flags, 'points', 2);
     const csv = flags.csv;
-    const ev = evaluateCrawl(db, { oracle: flags.oracle, points, ...measureFlags(flags) });
+    // The flags become the evaluation schema's input (eval-measure-flags.ts): its refusals, at the flag.
+    const ev = evaluateCrawl(db, { oracle: flags.oracle, ...evalFlags(flags) });
     if (csv !== undefined) writeCsv(csv, ev);
     if (flags['cho-csv'] !== undefined) writeLines('--cho-csv', flags['cho-csv'], ['fraction_pages,crawl_and_stop,hot_fetched', ...choCsvLines(ev.choCurve)]);
     if (flags.json) process.stdout.write(JSON.stringify(ev) + '\n');

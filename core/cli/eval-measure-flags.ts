@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { badOption } from '../errors.js';
 import type { MeasuredEvaluation } from '../ranking/evaluate.js';
-import type { ChoPoint, MeasureInfo } from '../ranking/report.js';
-import type { MeasureOptions } from '../ranking/measure.js';
-import { choiceFlag, intFlag, rangeFlag } from './args.js';
+import type { ChoPoint, MeasureInfo, MeasureRequest } from '../ranking/report.js';
+import { checkWith } from '../config/request-words.js';
+import { EvaluationOptionsSchema, MEASURE_SHORT, measureOptionsOf, withoutUndefined } from '../ranking/request-schema.js';
 
 /** The flags that choose an importance measure (eval and simulate share them). */
 export const MEASURE_OPTIONS = {
@@ -35,24 +35,35 @@ export const MEASURE_USAGE = `  --measure M      the importance the order is mea
 
 type MeasureFlags = { [K in keyof typeof MEASURE_OPTIONS]?: string };
 
-/** The measure options from the flags; --threshold is --hot-threshold's older name. */
-export function measureFlags(flags: MeasureFlags & { threshold?: string }): MeasureOptions & { threshold?: number; tauSample?: number } {
-  if (flags.threshold !== undefined && flags['hot-threshold'] !== undefined) throw badOption('--threshold', 'give --hot-threshold or its older name --threshold, not both');
-  const measure = choiceFlag(flags, 'measure', ['pagerank', 'backlinks', 'ir', 'similarity', 'location']);
-  const name = flags.threshold !== undefined ? 'threshold' : 'hot-threshold';
-  // Only the location metric has values below 0 (minus the slashes).
-  const threshold = measure === 'location'
-    ? rangeFlag({ [name]: flags[name] }, name, Number.isFinite, 'a number')
-    : rangeFlag({ [name]: flags[name] }, name, (x) => x >= 0, 'a number >= 0');
+/** A number as typed ("" and words arrive as NaN, which the schema refuses in words). */
+export const typedNumber = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? NaN : Number(v));
+
+/** The measure flags as the measure schema's input (ranking/request-schema.ts; simulate adds them to its own). */
+export function measureInput(flags: MeasureFlags): MeasureRequest {
   return {
-    measure,
-    threshold,
+    measure: flags.measure as MeasureRequest['measure'],
+    hotThreshold: typedNumber(flags['hot-threshold']),
     query: flags.query,
-    damping: rangeFlag(flags, 'damping', (x) => x >= 0 && x <= 1, 'a number in [0, 1]'),
-    scale: choiceFlag(flags, 'scale', ['n', '1']),
-    location: choiceFlag(flags, 'location', ['slashes', 'com', 'home']),
-    tauSample: intFlag(flags, 'tau-sample', 2),
+    damping: typedNumber(flags.damping),
+    scale: flags.scale as MeasureRequest['scale'],
+    location: flags.location as MeasureRequest['location'],
+    tauSample: typedNumber(flags['tau-sample']),
   };
+}
+
+/** A request field's flag: its name in kebab case (hotThreshold: --hot-threshold). */
+export const flagOfField = (field: string) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/**
+ * eval's flags checked by the evaluation's schema, the one the API and the Results form check
+ * with: a refusal names the field's flag with the schema's words (--threshold is --hot-threshold's older name).
+ */
+export function evalFlags(flags: MeasureFlags & { threshold?: string; points?: string }): ReturnType<typeof measureOptionsOf> & { points?: number } {
+  const input = { ...measureInput(flags), threshold: typedNumber(flags.threshold), points: typedNumber(flags.points) };
+  const checked = checkWith(EvaluationOptionsSchema, withoutUndefined(input), 'eval');
+  if (!checked.ok) throw badOption(flagOfField(checked.refusals[0]!.field), checked.refusals[0]!.problem);
+  const { points, ...measure } = checked.value;
+  return { ...measureOptionsOf(measure), ...(points !== undefined ? { points } : {}) };
 }
 
 /** The lines eval adds for the measure: what it is, the sampled tau. */
@@ -66,7 +77,7 @@ export function measureText(ev: MeasuredEvaluation): string[] {
 
 /** A measure as a report names it. */
 export function measureName(name: MeasureInfo['name']): string {
-  return { pagerank: 'PageRank', backlinks: 'IB (backlinks)', ir: 'IR', similarity: 'IS (similarity)', location: 'IL (location)' }[name];
+  return MEASURE_SHORT[name];
 }
 
 export function measureLine(m: MeasureInfo): string {

@@ -1,5 +1,5 @@
 import { badOption } from '../errors.js';
-import { mergeParts } from '../store/merge-parts.js';
+import { mergeParts, type WorkerCounters } from '../store/merge-parts.js';
 import { defineCommand } from './command.js';
 
 const USAGE = `crawlbench merge NAME.parts --out NAME.db [--force] [--json]
@@ -10,6 +10,11 @@ events, counters and timelines of all parts, and each worker's exchange counts. 
 worker's counters and the pages two workers both fetched. (crawl --parts runs it at the end.)
   --out FILE             the merged crawl (refused if it exists, unless --force)
   --json                 print the result as one JSON object`;
+
+/** A part's or the merged crawl's end in words: a share of --max-pages spent reads as such, not as 'paused'. */
+export function endWords(e: Pick<WorkerCounters, 'state' | 'endKind'>): string {
+  return e.state === 'paused' && e.endKind === 'max-pages' ? 'at its page limit' : e.state;
+}
 
 export const mergeCommand = defineCommand({
   name: 'merge',
@@ -25,9 +30,9 @@ export const mergeCommand = defineCommand({
       return 0;
     }
     const lines = [
-      `merged ${r.parts} parts into ${r.out}: ${r.pagesFetched} pages fetched, ${r.pagesKnown} known, ${r.links} links, ${r.sites} sites`,
+      `merged ${r.parts} parts into ${r.out} (${endWords(r)}): ${r.pagesFetched} pages fetched, ${r.pagesKnown} known, ${r.links} links, ${r.sites} sites`,
       `  fetched by two workers: ${r.fetchedTwice}${r.fetchedTwiceSample.length > 0 ? ` (${r.fetchedTwiceSample.slice(0, 3).join(', ')})` : ''}`,
-      ...r.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} fetched, ${w.pagesKnown} known, ${w.links} links, ${w.bytes} bytes, ${w.seconds.toFixed(1)} s`),
+      ...r.workers.map((w) => `  part ${w.part}: ${endWords(w)}, ${w.pagesFetched} fetched, ${w.pagesKnown} known, ${w.links} links, ${w.bytes} bytes, ${w.seconds.toFixed(1)} s`),
     ];
     process.stdout.write(lines.join('\n') + '\n');
     return 0;

@@ -9,6 +9,7 @@ import { findIdMap, readAssignmentFile, type NewUrlRule } from '../parallel/assi
 import { MAX_REPLICAS } from '../parallel/broker.js';
 import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
 import { accountLines } from '../parallel/exchange-account.js';
+import { endWords } from './merge-command.js';
 import { choiceFlag, durationFlag, intFlag, rangeFlag } from './args.js';
 import { credentialsFromFlags, parallelShapeOfFlags, type PARALLEL_OPTIONS } from './parallel-flags.js';
 import type { FlagsOf } from './args.js';
@@ -19,8 +20,6 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
   const db = flags.db!;
   const { parts: k, model } = parallelShapeOfFlags(flags);
   if (!flags.assign) throw badOption('--assign', 'required with --parts: hash, or a part vector file');
-  if (input.storeContent) throw badOption('--store-content', 'not yet with --parts (the merge does not carry stored bodies)');
-  if (input.sitemaps) throw badOption('--sitemaps', 'not yet with --parts');
   const newUrls: NewUrlRule = choiceFlag(flags, 'new-urls', ['discoverer', 'hash']) ?? 'discoverer';
   const replicas = rangeFlag(flags, 'replicas', (x) => Number.isInteger(x) && x >= 1 && x <= MAX_REPLICAS, `a number of copies from 1 to ${MAX_REPLICAS}`);
   if (replicas !== undefined && replicas > 1 && !flags.broker) {
@@ -42,6 +41,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     ...(flags['nats-server'] ? { natsServer: flags['nats-server'] } : {}),
     ...(flags['predict-from'] ? { predictFrom: flags['predict-from'] } : {}),
     exchangeBatchMs: durationFlag(flags, 'exchange-batch') ?? 0,
+    ...(input.maxPages !== undefined ? { maxPagesNow: input.maxPages } : {}),
     crawlbench: [process.execPath, process.argv[1]!],
     note: (line) => process.stderr.write(line + '\n'),
     progress: (line) => (quiet ? undefined : process.stderr.write(line + '\n')),
@@ -62,11 +62,11 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
 export function parallelSummaryText(s: ParallelSummary): string {
   const m = s.merge;
   const lines = [
-    `parallel crawl ${s.name}: ${m.parts} parts, merged into ${m.out} in ${s.seconds.toFixed(1)} s (broker ${s.broker}${s.replicas > 1 ? `, ${s.replicas} copies of the stream` : ''})`,
+    `parallel crawl ${s.name}: ${m.parts} parts, ${endWords(m)}, merged into ${m.out} in ${s.seconds.toFixed(1)} s (broker ${s.broker}${s.replicas > 1 ? `, ${s.replicas} copies of the stream` : ''})`,
     `  pages fetched ${m.pagesFetched}, known ${m.pagesKnown}, links ${m.links}, sites ${m.sites}`,
     `  fetched by two workers: ${m.fetchedTwice}${m.fetchedTwiceSample.length > 0 ? ` (${m.fetchedTwiceSample.slice(0, 3).join(', ')}${m.fetchedTwice > 3 ? ', ...' : ''})` : ''}`,
     `  worker restarts ${s.workerRestarts}, broker restarts ${s.brokerRestarts}`,
-    ...m.workers.map((w) => `  part ${w.part}: ${w.state}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} of other parts (stubs), ${w.links} links, ${w.bytes} bytes, ${w.leaseRequests} lease requests, ${w.seconds.toFixed(1)} s`),
+    ...m.workers.map((w) => `  part ${w.part}: ${endWords(w)}, ${w.pagesFetched} pages fetched, ${w.pagesKnown} known, ${w.pagesOtherParts} of other parts (stubs), ${w.links} links, ${w.bytes} bytes, ${w.leaseRequests} lease requests, ${w.seconds.toFixed(1)} s`),
     `  exchange measured   messages ${s.measured.messages}, volume ${s.measured.volume} bytes of URLs (${s.measured.wireBytes} bytes on the wire)`,
   ];
   for (let p = 0; p < m.parts; p++) {

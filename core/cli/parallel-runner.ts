@@ -66,8 +66,10 @@ export async function runParallelProcess(a: RunnerArgs): Promise<void> {
 
 async function crawl(a: RunnerArgs, options: ParallelOptions, settings: CrawlSettings, channel: RunnerChannel, signal: AbortSignal, how: () => 'pause' | 'stop'): Promise<End> {
   const t0 = Date.now();
-  let note: string | null = 'computing the assignment';
+  // Live shows the latest note beside the assignment: a partition takes a while to compute, a hash nothing.
+  let note: string | null = options.assign === 'partition' ? 'computing the assignment' : null;
   const planned = await parallelPlan(options, settings, (id) => join(dirname(a.dbPath), `${id}.db`), join(parallelDir(a.dbPath), 'assignment'), signal);
+  note = null;
   const tick = () => {
     const workers = readWorkers(partsPath(a.dbPath), options.parts);
     const e = progressEvent(a.id, t0, workers, planned.prediction, note);
@@ -80,6 +82,7 @@ async function crawl(a: RunnerArgs, options: ParallelOptions, settings: CrawlSet
     const summary = await runCoordinator({
       db: mergedPath(a.dbPath), settings, parts: options.parts, model: options.model, vector: planned.vector, newUrls: 'discoverer',
       credentials: credentialsFromEnv(), localWorkers: options.parts,
+      ...(a.maxPages !== undefined ? { maxPagesNow: a.maxPages } : {}),
       // The workers are `crawlbench worker` (the launcher beside dist/, as a person runs it).
       crawlbench: [process.execPath, fileURLToPath(new URL('../../../bin/crawlbench.js', import.meta.url))],
       note: (line) => {
@@ -92,7 +95,9 @@ async function crawl(a: RunnerArgs, options: ParallelOptions, settings: CrawlSet
     tick();
     if (summary) {
       placeMerged(a.dbPath);
-      return { status: 'finished', reason: `finished: ${summary.merge.pagesFetched} pages by ${summary.merge.parts} workers, merged` };
+      // As the merged crawl records it: a crawl whose workers spent their shares of the page limit is paused at it, as a crawl of one process is.
+      const { state, endKind, pagesFetched, parts } = summary.merge;
+      return { status: state === 'finished' ? 'finished' : state === 'stopped' ? 'stopped' : 'paused', reason: `${endKind}: ${pagesFetched} pages by ${parts} workers, merged` };
     }
   } finally {
     clearInterval(timer);

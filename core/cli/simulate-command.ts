@@ -6,7 +6,8 @@ import { listFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { checkedSimulateFlags } from './simulate-flags.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
-import { MEASURE_OPTIONS, MEASURE_USAGE, measureFlags } from './eval-measure-flags.js';
+import { MEASURE_OPTIONS, MEASURE_USAGE, measureInput } from './eval-measure-flags.js';
+import { measureOptionsOf, withoutMeasure } from '../ranking/request-schema.js';
 import { choCsvSeries, choText, writeChoCsv } from './simulate-cho.js';
 import { batchText, SERIES_USAGE, writeSeriesCsv } from './simulate-series.js';
 
@@ -91,9 +92,10 @@ export const simulateCommand = defineCommand({
       policies: listFlag(flags, 'policy'), r: listFlag(flags, 'r'), c: listFlag(flags, 'c'), bandwidth: listFlag(flags, 'bandwidth'),
       w: flags.w, batch: flags.batch, topic: flags.topic, historyShare: flags['history-share'], siteKey: flags['site-key'], latency: flags.latency,
       networkSeed: flags['network-seed'], maxPages: flags['max-pages'], maxPagesPerSite: flags['max-pages-per-site'], perIp: flags['per-ip'], seeds,
+      measureFields: measureInput(flags),
     });
     const names = options.policies;
-    const { policies: _names, r: _r, c: _c, bandwidth: _bandwidth, ...checked } = options;
+    const { policies: _names, r: _r, c: _c, bandwidth: _bandwidth, ...checked } = withoutMeasure(options);
     const common = { ...checked, ...smallSiteFlags(flags), history: flags.history };
     const progress = (msg: string) => process.stderr.write(msg + '\n');
     const csv = flags.csv;
@@ -118,7 +120,7 @@ export const simulateCommand = defineCommand({
       return 0;
     }
 
-    const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, measure: measureFlags(flags), onProgress: progress });
+    const report = simulate({ graph, policies: names, r: rs[0]!, c: cs[0]!, bandwidth: bandwidths[0]!, ...common, measure: measureOptionsOf(options), onProgress: progress });
     if (csv !== undefined) writeCurves(csv, report);
     if (flags['cho-csv'] !== undefined) writeChoCsv(flags['cho-csv'], report);
     if (flags['series-csv'] !== undefined) writeSeriesCsv(flags['series-csv'], report);

@@ -8,13 +8,16 @@ import { checkWith } from '../config/request-words.js';
 import { parseDuration, parseSize } from '../config/units.js';
 import { badOption } from '../errors.js';
 import { listPolicies } from '../policies/registry.js';
+import { flagOfField, typedNumber } from './eval-measure-flags.js';
+import type { MeasureRequest } from '../ranking/report.js';
+import { withoutUndefined } from '../ranking/request-schema.js';
 import { simulationOptionsSchema } from '../simulator/request-schema.js';
 
 /** The schema's fields by the flag that gives each (the rest: its name in kebab case). */
 export const SIMULATE_FLAG_OF: Record<string, string> = { policies: '--policy', maxPagesPerSite: '--max-pages-per-site' };
 
 export function simulateFlagOf(field: string): string {
-  return SIMULATE_FLAG_OF[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return SIMULATE_FLAG_OF[field] ?? flagOfField(field);
 }
 
 /** The flags simulate reads, as given (strings; lists already split at commas). */
@@ -35,10 +38,11 @@ export interface SimulateFlagValues {
   perIp?: boolean;
   /** The start URLs read from --seeds FILE. */
   seeds?: string[];
+  /** The measure flags, as eval reads them (eval-measure-flags.ts measureInput). */
+  measureFields?: MeasureRequest;
 }
 
-/** A number as typed ("" and words arrive as NaN, which the schema refuses in words). */
-const num = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? NaN : Number(v));
+const num = typedNumber;
 
 /**
  * The simulation's options from the flags, checked by the schema; several --r, --c or
@@ -49,6 +53,7 @@ export function checkedSimulateFlags(f: SimulateFlagValues) {
   const cs = f.c.length > 0 ? f.c.map(Number) : [undefined];
   const bandwidths = f.bandwidth.length > 0 ? f.bandwidth.map((b) => parseSize('--bandwidth', b)) : [undefined];
   const input = {
+    ...f.measureFields,
     policies: f.policies,
     w: f.w === undefined ? undefined : parseDuration('--w', f.w),
     batch: num(f.batch),
@@ -77,8 +82,4 @@ export function checkedSimulateFlags(f: SimulateFlagValues) {
     cs: cs.map((c) => c ?? options.c),
     bandwidths: bandwidths.map((b) => b ?? Infinity),
   };
-}
-
-function withoutUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

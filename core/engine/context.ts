@@ -61,8 +61,12 @@ export interface PartHook {
   mine(url: string, seed: boolean): boolean;
   /** A URL of another part, found on page `d.parentId` (null: a seed, which its owner has too). */
   foreign(d: ForeignLink): void;
-  /** The page's links are all discovered (inside the write batch): send what foreign() collected. */
-  pageDone(pageId: number, url: string): void;
+  /**
+   * The page's links are all discovered (inside the write batch): send what foreign() collected
+   * from it. `attempt`: a sitemap read again after a failed read (its URLs go again, as another
+   * message: the first read's was sent).
+   */
+  pageDone(pageId: number, url: string, attempt?: number): void;
   /** True while the crawl must wait for URLs from other workers instead of finishing when its frontier is empty. */
   holdOpen(): boolean;
   /**
@@ -71,6 +75,13 @@ export interface PartHook {
    * (engine/discovery.ts, shorterPath).
    */
   shorterPath?(pageId: number, url: string, links: ForeignLink[]): void;
+  /**
+   * --sitemaps: whether this worker reads the origin's sitemaps (engine/sitemaps.ts), asked
+   * before they are planned. With a site assignment the site's owner does; with a page
+   * assignment, where several workers open connections to a site, one of them
+   * (core/parallel/sitemap-claims.ts). Absent: this worker does.
+   */
+  readsSitemaps?(origin: string): Promise<boolean>;
 }
 
 /**

@@ -92,6 +92,8 @@ export async function sitemapPhase(
 ): Promise<number> {
   const b = book(ctx);
   if (!b.planned(origin)) {
+    // A parallel crawl's worker that does not read this origin's sitemaps (another one does) goes on to the pages.
+    if (ctx.parts?.readsSitemaps && !(await ctx.parts.readsSitemaps(origin))) return requests;
     plan(ctx, site, origin);
     b.markPlanned(origin);
   }
@@ -206,6 +208,8 @@ class SitemapRead implements BodySink {
   private siteCapped = false;
   private indexProblem: { code: string; message: string } | null = null;
   private readonly book: Book;
+  /** This read's attempt at the sitemap (1 the first). */
+  private readonly attempt: number;
 
   constructor(
     private readonly ctx: CrawlContext,
@@ -214,6 +218,7 @@ class SitemapRead implements BodySink {
   ) {
     this.book = book(ctx);
     this.kept = ctx.content ? [] : null;
+    this.attempt = row.attempts + 1;
   }
 
   head(status: number, headers: Record<string, string | string[] | undefined>): void {
@@ -323,8 +328,18 @@ class SitemapRead implements BodySink {
     this.links.length = 0;
   }
 
+  /**
+   * A parallel crawl's worker sends the URLs this read found for other parts (PartHook.pageDone),
+   * once the read has ended, well or not: what a failed read found is sent too, and a read
+   * again sends under its own attempt.
+   */
+  private sendForeign(): void {
+    if (this.pageId !== null) this.ctx.parts?.pageDone(this.pageId, this.row.url, this.attempt);
+  }
+
   /** The request failed (no answer): a retryable failure is retried at the site's next connection, up to maxAttempts. */
   failed(code: string, result: { extraDelayMs: number }): boolean {
+    this.sendForeign();
     const attempts = this.row.attempts + 1;
     if (isRetryable(code) && attempts < this.ctx.settings.maxAttempts) {
       this.book.store.record(this.row.id, { ...NOTHING, state: 'queued', errorCode: code, message: `attempt ${attempts} failed: ${code}`, attempts });
@@ -349,6 +364,14 @@ class SitemapRead implements BodySink {
 
   /** The answer is in: recorded as what it was. */
   async finish(res: FetchResponse): Promise<void> {
+    try {
+      await this.record(res);
+    } finally {
+      this.sendForeign();
+    }
+  }
+
+  private async record(res: FetchResponse): Promise<void> {
     const attempts = this.row.attempts + 1;
     const status = res.status;
     if (status >= 300 && status < 400) return this.redirected(res, attempts);

@@ -13,6 +13,8 @@ import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { END_REASON } from '../engine/crawler.js';
+import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
 import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, type BrokerCredentials } from './broker.js';
@@ -39,6 +41,12 @@ export interface CoordinatorOptions {
   predictFrom?: string;
   /** --exchange-batch in ms: URLs for a remote part held that long before they are sent (0: not held). */
   exchangeBatchMs?: number;
+  /**
+   * A page limit given for this run (--max-pages again, or the workbench's start with a limit):
+   * a resumed crawl takes it in place of the one the broker holds, split among the parts anew,
+   * as `crawl --db NAME.db --max-pages N` does for a crawl of one process.
+   */
+  maxPagesNow?: number | null;
   /** argv that runs `crawlbench` (node and its script). */
   crawlbench: string[];
   note: (line: string) => void;
@@ -66,7 +74,11 @@ export function partsDir(db: string): string {
 
 /** Runs the crawl to its end and merges it; null when it was paused (o.signal). */
 export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSummary | null> {
-  if (existsSync(o.db)) throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db)`);
+  // A merged crawl that ended at its page limit goes on from its parts (given a higher --max-pages) and is merged again.
+  const again = existsSync(o.db) && endedAtPageLimit(o.db);
+  if (existsSync(o.db) && !again) {
+    throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db; a parallel crawl ended at its page limit goes on with a higher --max-pages)`);
+  }
   const t0 = Date.now();
   // Absolute: the workers' command lines and the broker's store name it so (stale-run.ts finds them by it).
   const dir = resolve(partsDir(o.db));
@@ -84,8 +96,10 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   try {
     const replicas = o.replicas ?? defaultReplicas(nc, url);
     const kv = await crawlBucket(nc, name, replicas);
-    const { def, resumed } = await defineCrawl(kv, definition(o, name, replicas), o.vector);
-    if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${def.parts} parts)`);
+    const defined = await defineCrawl(kv, definition(o, name, replicas), o.vector);
+    const { resumed } = defined;
+    if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${defined.def.parts} parts)`);
+    const def = resumed && o.maxPagesNow !== undefined ? await newPageLimit(kv, defined.def, o.maxPagesNow, o.note) : defined.def;
     if ((def.replicas ?? 1) > 1) o.note(`the broker keeps ${def.replicas} copies of the crawl's stream and buckets (a NATS cluster: a server lost loses nothing)`);
     await kv.delete('end');
     const jsm = await ensureStream(nc, name, def.parts, def.replicas ?? 1);
@@ -112,7 +126,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     if (away.length > 0) {
       throw new CrawlError(ErrorCodes.DB_MISSING, `the crawl ended; part${away.length > 1 ? 's' : ''} ${away.join(', ')} crawled on other machines: copy their part-I.db into ${dir} and run crawlbench merge ${dir} --out ${o.db}`);
     }
-    const merge = mergeParts(dir, o.db, { settings: def.settings });
+    const merge = mergeParts(dir, o.db, { settings: def.settings, force: again });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
     return { name, broker: url, replicas: def.replicas ?? 1, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
@@ -120,6 +134,24 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     workers.killAll();
     await closeConnection(nc);
     await embedded?.stop();
+  }
+}
+
+/** `db` is a parallel crawl's merge that ended at its page limit (store/merge-parts.ts records it so). */
+function endedAtPageLimit(db: string): boolean {
+  let store: CrawlStore;
+  try {
+    store = CrawlStore.open(db, { readonly: true });
+  } catch {
+    return false;
+  }
+  try {
+    const end = JSON.parse(store.getMeta(END_REASON) ?? '{}') as { kind?: string };
+    return store.getMeta('parallel_parts') !== undefined && end.kind === 'max-pages';
+  } catch {
+    return false;
+  } finally {
+    store.close();
   }
 }
 
@@ -137,6 +169,16 @@ function definition(o: CoordinatorOptions, name: string, replicas: number): Para
     name, parts: o.parts, model: o.model, assign: o.vector ? o.vector.file : 'hash', newUrls: o.newUrls, settings: o.settings,
     maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, replicas, vectorChunks: 0, createdAt: new Date().toISOString(),
   };
+}
+
+/** A resumed crawl's definition with another page limit, split among its parts and stored before any worker reads it. */
+async function newPageLimit(kv: KV, def: ParallelDefinition, max: number | null, note: (line: string) => void): Promise<ParallelDefinition> {
+  if (def.settings.maxPages === max) return def;
+  const share = max === null ? null : Array.from({ length: def.parts }, (_, i) => partShare(max, def.parts, i));
+  const next: ParallelDefinition = { ...def, settings: { ...def.settings, maxPages: max }, maxPagesShare: share };
+  await kv.put('definition', JSON.stringify(next));
+  note(`the page limit is now ${max === null ? 'none' : max.toLocaleString('en-US')} (it was ${def.settings.maxPages === null ? 'none' : def.settings.maxPages.toLocaleString('en-US')})`);
+  return next;
 }
 
 interface Observation {

@@ -27,6 +27,7 @@ import type { ExchangeStore, HeldRow } from '../store/exchange-store.js';
 import { DISCOVERER, type Assignment } from './assignment.js';
 import { waitAtMost } from './broker.js';
 import { consumerName, partSubject, streamName } from './definition.js';
+import type { SitemapClaims } from './sitemap-claims.js';
 
 /** [url, depth, redirects, anchor, nofollow] */
 type WireLink = [string, number, number, string | null, 0 | 1];
@@ -52,7 +53,8 @@ const CLOSE_PUBLISH_MS = 3000;
 const BATCH_BYTES = 256 * 1024;
 
 export class PartExchange implements PartHook {
-  private readonly pending = new Map<number, Map<string, ForeignLink>>();
+  /** URLs found for other parts, by the page they were found on, then by part: sent by that page's pageDone. */
+  private readonly pending = new Map<number, Map<number, Map<string, ForeignLink>>>();
   private crawler: Crawler | null = null;
   private store: ExchangeStore | null = null;
   private ended = false;
@@ -79,6 +81,8 @@ export class PartExchange implements PartHook {
     private readonly onNote: (line: string) => void,
     /** --exchange-batch in ms (0: every page message alone). */
     private readonly batchMs = 0,
+    /** A page assignment's sitemap claims (sitemap-claims.ts); null: this worker reads the sitemaps of the sites it crawls. */
+    private readonly sitemapClaims: SitemapClaims | null = null,
   ) {}
 
   /** Outbox rows up to this id are committed (read right after each commit): only they are published. */
@@ -93,15 +97,21 @@ export class PartExchange implements PartHook {
   foreign(d: ForeignLink): void {
     if (d.parentId === null) return; // a seed: every worker has the seeds, its owner crawls it
     const part = this.assignment.ownerOf(d.url);
-    let links = this.pending.get(part);
-    if (!links) this.pending.set(part, (links = new Map()));
+    // By page: a sitemap's URLs are found while other pages finish (engine/sitemaps.ts reads it as it arrives).
+    let byPart = this.pending.get(d.parentId);
+    if (!byPart) this.pending.set(d.parentId, (byPart = new Map()));
+    let links = byPart.get(part);
+    if (!links) byPart.set(part, (links = new Map()));
     if (!links.has(d.url)) links.set(d.url, d);
   }
 
-  pageDone(pageId: number, url: string): void {
-    if (this.pending.size === 0) return;
-    for (const [part, links] of this.pending) {
-      const id = `${this.part}.${pageId}.${part}`;
+  pageDone(pageId: number, url: string, attempt = 1): void {
+    const byPart = this.pending.get(pageId);
+    if (!byPart) return;
+    this.pending.delete(pageId);
+    for (const [part, links] of byPart) {
+      // A sitemap read again (its first read failed part way) sends as another message: JetStream would drop the same id.
+      const id = `${this.part}.${pageId}.${part}${attempt > 1 ? `.a${attempt}` : ''}`;
       let urlBytes = 0;
       const body: LinkMessage = { id, from: this.part, src: url, links: [] };
       for (const l of links.values()) {
@@ -111,7 +121,10 @@ export class PartExchange implements PartHook {
       if (this.batchMs > 0) this.store!.hold(part, Date.now(), JSON.stringify(body.links), links.size, urlBytes);
       else this.store!.send(id, part, JSON.stringify(body), links.size, urlBytes);
     }
-    this.pending.clear();
+  }
+
+  readsSitemaps(origin: string): Promise<boolean> {
+    return this.sitemapClaims ? this.sitemapClaims.reads(origin) : Promise.resolve(true);
   }
 
   holdOpen(): boolean {
@@ -241,12 +254,11 @@ export class PartExchange implements PartHook {
     this.late = [];
   }
 
-
   /**
    * The worker is pausing: no more messages are asked for. Those already on their way are still
    * taken in, into the batch the pause commits last, and so acknowledged with it: a message
-   * delivered but never acknowledged would wait for the consumer's ack wait (30 s) in the next
-   * run, since a broker started again keeps it pending.
+   * delivered but never acknowledged would wait out the consumer's ack wait in the next run,
+   * since a broker started again keeps it pending.
    */
   stopPulling(): void {
     this.pulling = false;
@@ -287,7 +299,6 @@ export class PartExchange implements PartHook {
     }
   }
 
-
   private async consume(): Promise<void> {
     while (!this.ended && this.pulling) {
       try {
@@ -308,7 +319,6 @@ export class PartExchange implements PartHook {
       }
     }
   }
-
 
   /** A message's URLs discovered in the open batch; acknowledged after it commits. */
   private take(m: JsMsg): void {

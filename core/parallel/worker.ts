@@ -24,6 +24,7 @@ import { closeConnection, connectBroker, waitAtMost, type BrokerCredentials } fr
 import { crawlBucket, kvText, partShare, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { PartExchange } from './exchange.js';
 import { partLeases, type SiteLeases } from './site-leases.js';
+import { SitemapClaims } from './sitemap-claims.js';
 import { WorkerLifeline } from './worker-lifeline.js';
 
 export interface WorkerOptions {
@@ -75,11 +76,13 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
  * leaves a file without settings (made again) or without its seeds (discovered again).
  */
 function openPart(path: string, def: ParallelDefinition, limits: PartLimits, opts: CrawlerOptions): Crawler {
-  const { maxPages } = limits;
+  const { maxPages, contentBudget } = limits;
   if (existsSync(path)) {
     let crawler: Crawler | null = null;
     try {
-      crawler = Crawler.open(path, maxPages === null ? {} : { maxPages }, opts);
+      // The definition's share, whatever the part holds: a resume may have raised or lifted the limit.
+      // The content budget's share only where content is stored: a part made before it was split keeps its own.
+      crawler = Crawler.open(path, def.settings.storeContent ? { maxPages, contentBudget } : { maxPages }, opts);
     } catch (err) {
       if ((err as CrawlError).code !== ErrorCodes.DB_NOT_A_CRAWL) throw err;
       for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
@@ -100,24 +103,29 @@ function openPart(path: string, def: ParallelDefinition, limits: PartLimits, opt
 interface PartLimits {
   maxPages: number | null;
   maxPagesPerSite: number;
+  contentBudget: number;
 }
 
 /**
  * The part's share of the crawl's limits, so that they hold for the crawl as a whole: --max-pages
  * split among the parts (the definition's shares); --max-site-pages likewise with a page
  * assignment, where a site's pages lie on several workers (a site assignment gives every site
- * one owner, who keeps the whole limit).
+ * one owner, who keeps the whole limit); --content-budget split among the parts, each storing
+ * its pages' content in its own folder (part-I.db.content).
  */
 function partLimits(def: ParallelDefinition, part: number): PartLimits {
-  const perSite = def.settings.maxPagesPerSite;
+  const { maxPagesPerSite: perSite, contentBudget } = def.settings;
   return {
     maxPages: def.maxPagesShare?.[part] ?? null,
     maxPagesPerSite: def.model === 'page' ? partShare(perSite, def.parts, part) : perSite,
+    contentBudget: partShare(contentBudget, def.parts, part),
   };
 }
 
 async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void, lifeline: WorkerLifeline): Promise<CrawlSummary> {
-  const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note, def.exchangeBatchMs ?? 0);
+  // With a page assignment several workers reach a site: one claims its sitemaps (sitemap-claims.ts).
+  const claims = def.settings.sitemaps && def.model === 'page' ? new SitemapClaims(kv, part) : null;
+  const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note, def.exchangeBatchMs ?? 0, claims);
   const path = partDbPath(dir, part);
   const limits = partLimits(def, part);
   const maxPages = limits.maxPages;

@@ -73,6 +73,27 @@ export type LocationKind = 'slashes' | 'com' | 'home';
 /** Where the similarity's texts come from: the stored bodies (--store-content) or the titles. */
 export type TextSource = 'content' | 'titles';
 
+/**
+ * The measure a request asks for (runEvaluation, startSimulation; `eval` and `simulate`'s
+ * flags), as ranking/request-schema.ts checks it: blank fields take the paper's defaults.
+ */
+export interface MeasureRequest {
+  /** Default 'pagerank'. */
+  measure?: MeasureName;
+  /** Hot pages for Crawl & Stop with Threshold: value >= G on the measure's own scale (default: IB 100, IR 13, IS the topic rule, else the top 10%'s value). */
+  hotThreshold?: number;
+  /** IS's query words (required by 'similarity', refused by the others). */
+  query?: string;
+  /** IR's damping (default 0.9) or PageRank's (0.85). */
+  damping?: number;
+  /** IR's values sum to N (default, as Cho et al.) or to 1. */
+  scale?: IrScale;
+  /** IL's kind (default 'slashes'). */
+  location?: LocationKind;
+  /** Pages in the seeded sample of Kendall's tau (default 5,000, as Castillo). */
+  tauSample?: number;
+}
+
 /** What the values of a measure are, as a report states it. */
 export interface MeasureInfo {
   name: MeasureName;

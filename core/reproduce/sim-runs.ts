@@ -8,6 +8,7 @@ import { checkWith } from '../config/request-words.js';
 import { badField } from '../errors.js';
 import { listPolicies } from '../policies/registry.js';
 import type { MeasureOptions } from '../ranking/measure.js';
+import { withoutMeasure } from '../ranking/request-schema.js';
 import { historyFor, prepare, simulate, type SimulateReport } from '../simulator/simulate.js';
 import { simulationOptionsSchema } from '../simulator/request-schema.js';
 import { speedupGrid, type GridCell } from '../simulator/speedup.js';
@@ -31,7 +32,7 @@ function checked(s: SimSettings, r = s.r, c = s.c, bandwidth = s.bandwidth) {
   const schema = simulationOptionsSchema(listPolicies({ simulator: true }).map((p) => p.name));
   const res = checkWith(schema, input, 'reproduce');
   if (!res.ok) throw badField(res.refusals[0]!.field, res.refusals[0]!.problem);
-  return { ...res.value, bandwidth: res.value.bandwidth ?? Infinity };
+  return { ...withoutMeasure(res.value), bandwidth: res.value.bandwidth ?? Infinity };
 }
 
 /** One `simulate` run over the graph. */

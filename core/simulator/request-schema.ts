@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { limited } from '../config/limit-schema.js';
+import { checkMeasureFields, MEASURE_FIELDS, withoutUndefined } from '../ranking/request-schema.js';
 
 /** A crawl id or a dataset folder name: no path separators, no leading dot. */
 export const SOURCE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -18,8 +19,9 @@ const SEED_RANGE = 'must be a whole number from 0 to 2,147,483,647';
 const SHARE = 'must be a share in (0, 1]';
 const orNull = (s: z.ZodNumber) => s.nullable().optional().transform((v) => v ?? null);
 
-/** The fields of a simulation but its source, with the simulator's defaults. */
+/** The fields of a simulation but its source, with the simulator's defaults; the measure of Cho et al.'s curves as eval's. */
 const OPTION_FIELDS = {
+  ...MEASURE_FIELDS,
   policies: z.array(z.string({ error: 'must be policy names' }), { error: 'choose at least one policy' }).min(1, 'choose at least one policy'),
   r: limited('r').default(256),
   w: limited('w').default(15_000),
@@ -54,6 +56,7 @@ function expand<T extends Options>(o: T, ctx: z.core.$RefinementCtx, policies: r
     else expanded.push(p);
   }
   const chosen = [...new Set(expanded)];
+  checkMeasureFields(o, ctx);
   if (o.historyCrawl !== undefined && !chosen.some((p) => p.startsWith('historical-'))) {
     ctx.addIssue({ code: 'custom', path: ['historyCrawl'], message: 'only the historical policies use an earlier crawl' });
   }
@@ -73,9 +76,11 @@ export function simulationRequestSchema(policies: readonly string[]) {
   return z
     .object({ source, ...OPTION_FIELDS }, { error: 'a simulation request is a set of named values' })
     .strict()
-    .transform((o, ctx) => expand(o, ctx, policies));
-}
-
-function withoutUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+    .transform((o, ctx) => {
+      // A dataset folder holds links and URLs, no text to score (the CLI, given a path, finds out when it reads it).
+      if (o.measure === 'similarity' && o.source.kind === 'dataset') {
+        ctx.addIssue({ code: 'custom', path: ['measure'], message: "similarity needs the pages' text: choose a crawl as the web graph (a dataset folder holds none)" });
+      }
+      return expand(o, ctx, policies);
+    });
 }

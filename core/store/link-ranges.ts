@@ -4,9 +4,9 @@
  * query of the crawl schema lives in core/store).
  */
 import type Database from 'better-sqlite3';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { sqliteModulePath } from './sqlite.js';
 
 /**
  * Reads the links whose src lies in [lo, hi) as CSR pieces: counts out-links per source
@@ -134,20 +134,12 @@ export function readAllLinks(db: Database.Database, pageIds: Int32Array, table: 
   return [readLinkRange(db, -Number.MAX_VALUE, Number.MAX_VALUE, table, outdeg, seq)];
 }
 
-/**
- * Where better-sqlite3 is, for the worker threads to load it. The Electron build bundles this
- * file as CommonJS, where import.meta is empty: there `require` resolves it.
- */
-function betterSqlitePath(): string {
-  return typeof require === 'function' ? require.resolve('better-sqlite3') : createRequire(import.meta.url).resolve('better-sqlite3');
-}
-
 function readOnThreads(path: string, bounds: number[], table: Int32Array, outdeg: Uint32Array, seq: number): Uint32Array[] | undefined {
   const ranges = bounds.length - 1;
   const flag = new Int32Array(new SharedArrayBuffer(4 * ranges));
   const ports = [];
   try {
-    const sqlitePath = betterSqlitePath();
+    const sqlitePath = sqliteModulePath(); // the line of better-sqlite3 this Node runs (sqlite.ts)
     for (let index = 0; index < ranges; index++) {
       const { port1, port2 } = new MessageChannel();
       ports.push(port1);

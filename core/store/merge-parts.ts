@@ -12,8 +12,10 @@
  *   key with their counts summed; counters summed; the timelines added second by second (each
  *   part's latest sample at each second); the exchange counts and timelines of every worker carried.
  * - Stated: each worker's counters (its lease traffic among them), and the URLs two workers both fetched.
+ * - Stored content (--store-content): every part's captures in NAME.db.content/ with the merged
+ *   ids (merge-content.ts); the sitemaps read (--sitemaps), likewise (merge-sitemaps.ts).
  *
- * Written under a temporary name and renamed when complete.
+ * Written under a temporary name (its content folder too) and renamed when complete.
  */
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,8 @@ import { CrawlError, ErrorCodes, SkipCodes } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlStore } from './crawl-store.js';
 import type { Db } from './database.js';
+import { MERGE_SITEMAPS, SITEMAP_TEMP_TABLES, gatherSitemaps } from './merge-sitemaps.js';
+import { CONTENT_TEMP_TABLES, MERGE_CONTENT, gatherContent, placeSegments, segmentsOf } from './merge-content.js';
 import { copyExchangeCounts, createExchangeCounts, readExchangeCounts, type ExchangeCount } from './exchange-store.js';
 import { mergeTimelines, type TimelineRow } from './merge-timeline.js';
 
@@ -28,6 +32,8 @@ export interface WorkerCounters {
   part: number;
   file: string;
   state: string;
+  /** Why its last run ended (end_reason's kind: finished, max-pages, paused, ...), null when it never ended one. */
+  endKind: string | null;
   pagesFetched: number;
   pagesKnown: number;
   pagesOtherParts: number;
@@ -46,6 +52,9 @@ export interface MergeResult {
   pagesKnown: number;
   links: number;
   sites: number;
+  /** The merged crawl's state and why it ended: max-pages when every part finished or spent its share of --max-pages. */
+  state: string;
+  endKind: string;
   workers: WorkerCounters[];
   /** URLs fetched by more than one worker (at most those in flight when a worker died, or new URLs found by two). */
   fetchedTwice: number;
@@ -71,7 +80,7 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
   const files = partFiles(dir);
   if (existsSync(out) && !opts.force) throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${out} exists (--force writes over it)`);
   const tmp = `${out}.merging`;
-  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
+  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}.content`]) rmSync(f, { force: true, recursive: true });
   const first = CrawlStore.open(files[0]!.file, { readonly: true });
   const settings = opts.settings ?? first.settings();
   first.close();
@@ -80,21 +89,39 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
   try {
     const db = store.db;
     db.exec(TEMP_TABLES);
+    db.exec(CONTENT_TEMP_TABLES);
+    db.exec(SITEMAP_TEMP_TABLES);
     createExchangeCounts(db);
     const timelines: TimelineRow[][] = [];
-    const workers = files.map(({ part, file }) => gather(db, part, file, timelines));
-    const states = workers.map((w) => w.state);
-    result = { out, parts: files.length, workers, ...writeMerged(db, states, timelines), fetchedTwice: 0, fetchedTwiceSample: [], exchange: readExchangeCounts(db) };
+    // Each part's content segments numbered after the parts before it (merge-content.ts).
+    const segments = contentBases(files);
+    const workers = files.map(({ part, file }, i) => gather(db, part, file, segments[i]!.base, timelines));
+    result = { out, parts: files.length, workers, ...writeMerged(db, workers, timelines), fetchedTwice: 0, fetchedTwiceSample: [], exchange: readExchangeCounts(db) };
     const twice = db.prepare(`SELECT url FROM temp.all_pages WHERE fetch_seq IS NOT NULL GROUP BY url HAVING count(*) > 1 ORDER BY url`).pluck().all() as string[];
     result.fetchedTwice = twice.length;
     result.fetchedTwiceSample = twice.slice(0, 20);
     store.buildReadIndexes();
+    placeSegments(segments, `${tmp}.content`);
   } finally {
     store.close();
   }
   for (const f of [out, `${out}-wal`, `${out}-shm`]) if (opts.force) rmSync(f, { force: true });
+  // A content folder without its crawl beside it is an interrupted merge's (out did not exist, or --force): replaced.
+  rmSync(`${out}.content`, { recursive: true, force: true });
+  if (existsSync(`${tmp}.content`)) renameSync(`${tmp}.content`, `${out}.content`);
   renameSync(tmp, out);
   return result;
+}
+
+/** Each part's content folder and the number its segments start after in the merged folder. */
+function contentBases(files: { file: string }[]): { dir: string; base: number }[] {
+  let base = 0;
+  return files.map(({ file }) => {
+    const dir = `${file}.content`;
+    const at = { dir, base };
+    base += Math.max(0, ...segmentsOf(dir));
+    return at;
+  });
 }
 
 const TEMP_TABLES = `
@@ -112,7 +139,7 @@ const RANK = `CASE WHEN p.fetch_seq IS NOT NULL OR p.status IN ('fetched', 'dupl
   WHEN p.status = 'queued' THEN 1 WHEN p.error_code = '${SkipCodes.OTHER_PART}' THEN 3 ELSE 2 END`;
 
 /** Copies one part's rows into the temporary tables and its timeline into `timelines`; returns its counters. */
-function gather(db: Db, part: number, file: string, timelines: TimelineRow[][]): WorkerCounters {
+function gather(db: Db, part: number, file: string, segmentBase: number, timelines: TimelineRow[][]): WorkerCounters {
   db.prepare('ATTACH DATABASE ? AS src').run(file);
   try {
     db.transaction(() => {
@@ -124,6 +151,8 @@ function gather(db: Db, part: number, file: string, timelines: TimelineRow[][]):
       db.exec('INSERT INTO temp.all_counters SELECT name, value FROM src.counters');
       db.exec(`INSERT INTO temp.all_meta SELECT ${part}, key, value FROM src.meta`);
       copyExchangeCounts(db, 'src');
+      gatherContent(db, part, segmentBase);
+      gatherSitemaps(db, part);
     })();
     timelines.push(db.prepare('SELECT * FROM src.timeline ORDER BY t').all() as TimelineRow[]);
     return workerCounters(db, part, file);
@@ -139,6 +168,7 @@ function workerCounters(db: Db, part: number, file: string): WorkerCounters {
     part,
     file,
     state: meta('state') ?? 'created',
+    endKind: endKindOf(meta('end_reason')),
     pagesFetched: one('SELECT count(*) FROM src.pages WHERE fetch_seq IS NOT NULL'),
     pagesKnown: one(`SELECT count(*) FROM src.pages WHERE error_code IS NOT '${SkipCodes.OTHER_PART}'`),
     pagesOtherParts: one(`SELECT count(*) FROM src.pages WHERE error_code = '${SkipCodes.OTHER_PART}'`),
@@ -197,26 +227,50 @@ INSERT INTO events (at, kind, site_id, page_id, code, message)
 INSERT INTO counters (name, value) SELECT name, sum(value) FROM temp.all_counters GROUP BY name;
 `;
 
+function endKindOf(json: string | undefined): string | null {
+  try {
+    return json ? ((JSON.parse(json) as { kind?: string }).kind ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The merged crawl's state and end: finished when every part finished; stopped when one was
+ * stopped; max-pages (paused, as a crawl of one process that reached its page limit) when every
+ * part finished or spent its share of --max-pages; else paused.
+ */
+export function mergedEnd(workers: Pick<WorkerCounters, 'state' | 'endKind'>[]): { state: string; endKind: string } {
+  if (workers.every((w) => w.state === 'finished')) return { state: 'finished', endKind: 'finished' };
+  if (workers.some((w) => w.state === 'stopped')) return { state: 'stopped', endKind: 'stopped' };
+  const limited = workers.every((w) => w.state === 'finished' || w.endKind === 'max-pages');
+  return { state: 'paused', endKind: limited ? 'max-pages' : 'paused' };
+}
+
 /** The merged crawl's tables, meta and timeline; its totals. */
-function writeMerged(db: Db, states: string[], timelines: TimelineRow[][]): Pick<MergeResult, 'pagesFetched' | 'pagesKnown' | 'links' | 'sites'> {
+function writeMerged(db: Db, workers: WorkerCounters[], timelines: TimelineRow[][]): Pick<MergeResult, 'pagesFetched' | 'pagesKnown' | 'links' | 'sites' | 'state' | 'endKind'> {
+  const { state, endKind } = mergedEnd(workers);
   db.transaction(() => {
     db.exec(MERGE);
+    db.exec(MERGE_CONTENT);
+    db.exec(MERGE_SITEMAPS);
     const meta = (key: string) => db.prepare('SELECT value FROM temp.all_meta WHERE key = ? ORDER BY part').pluck().all(key) as string[];
-    const state = states.every((s) => s === 'finished') ? 'finished' : states.some((s) => s === 'stopped') ? 'stopped' : 'paused';
     const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     set.run('state', state);
     const created = meta('created_at').sort()[0];
     if (created) set.run('created_at', created);
     const seconds = Math.max(0, ...meta('crawl_seconds').map(Number).filter(Number.isFinite));
     set.run('crawl_seconds', String(seconds));
-    set.run('end_reason', JSON.stringify({ kind: state, at: new Date().toISOString() }));
-    set.run('parallel_parts', String(states.length));
+    set.run('end_reason', JSON.stringify({ kind: endKind, at: new Date().toISOString() }));
+    set.run('parallel_parts', String(workers.length));
     const insert = db.prepare(`INSERT INTO timeline (t, at, pages, bytes, pages_per_s, bytes_per_s, open_conns, r, sites_pending, queued, errors, pagerank)
       VALUES (@t, @at, @pages, @bytes, @pages_per_s, @bytes_per_s, @open_conns, @r, @sites_pending, @queued, @errors, @pagerank)`);
     for (const row of mergeTimelines(timelines)) insert.run(row);
   })();
   const one = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
+    state,
+    endKind,
     pagesFetched: one('SELECT count(*) FROM pages WHERE fetch_seq IS NOT NULL'),
     pagesKnown: one('SELECT count(*) FROM pages'),
     links: one('SELECT count(*) FROM links'),

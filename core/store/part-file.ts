@@ -7,20 +7,10 @@
 import { existsSync } from 'node:fs';
 import { readExchangeCounts, type ExchangeCount } from './exchange-store.js';
 import Sqlite from './sqlite.js';
+import type { TimelineRow } from './timeline.js';
 
 /** A worker's latest sample, as its timeline row holds it. */
-export interface PartSample {
-  t: number;
-  pages: number;
-  bytes: number;
-  pages_per_s: number;
-  bytes_per_s: number;
-  open_conns: number;
-  r: number;
-  sites_pending: number;
-  queued: number;
-  errors: number;
-}
+export type PartSample = TimelineRow;
 
 /**
  * The part's latest sample and its exchange counts; null while the file is not there or is

@@ -22,9 +22,21 @@ export const NODE20_PACKAGE = 'better-sqlite3-node20';
 /** The first Node major that better-sqlite3 13 runs on (Node-API 10). */
 export const NODE_API_10_MAJOR = 22;
 
+/** The package this Node loads: better-sqlite3 (13) on Node 22 and newer, the optional 12 on Node 20. */
+export const SQLITE_PACKAGE = Number(process.versions.node.split('.')[0]) >= NODE_API_10_MAJOR ? 'better-sqlite3' : NODE20_PACKAGE;
+
+/**
+ * The file of SQLITE_PACKAGE, for code that loads it elsewhere (a worker thread's eval'd source,
+ * store/link-ranges.ts): resolving 'better-sqlite3' there would load 13 on Node 20, whose
+ * Node-API it lacks (a segmentation fault at its first statement). Electron's build bundles
+ * this file as CommonJS, where import.meta is empty: there `require` resolves it.
+ */
+export function sqliteModulePath(): string {
+  return typeof require === 'function' ? require.resolve(SQLITE_PACKAGE) : createRequire(import.meta.url).resolve(SQLITE_PACKAGE);
+}
+
 function pick(): typeof BetterSqlite3 {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major >= NODE_API_10_MAJOR) return BetterSqlite3;
+  if (SQLITE_PACKAGE === 'better-sqlite3') return BetterSqlite3;
   try {
     return createRequire(import.meta.url)(NODE20_PACKAGE) as typeof BetterSqlite3;
   } catch (e) {

@@ -52,7 +52,8 @@ export class TimelineWriter {
   }
 }
 
-interface Row {
+/** A timeline row as stored (a worker's part file is read with it too: part-file.ts). */
+export interface TimelineRow {
   t: number;
   at: number;
   pages: number;
@@ -78,8 +79,8 @@ export function readTimeline(db: Db, maxPoints = 2000): TimelineSample[] | null 
   const step = Math.max(1, Math.ceil(n / Math.max(2, maxPoints)));
   const out: TimelineSample[] = [];
   let i = 0;
-  let last: Row | null = null;
-  for (const r of db.prepare('SELECT * FROM timeline ORDER BY t').iterate() as Iterable<Row>) {
+  let last: TimelineRow | null = null;
+  for (const r of db.prepare('SELECT * FROM timeline ORDER BY t').iterate() as Iterable<TimelineRow>) {
     if (i++ % step === 0) out.push(sample(r));
     last = r;
   }
@@ -87,7 +88,7 @@ export function readTimeline(db: Db, maxPoints = 2000): TimelineSample[] | null 
   return out;
 }
 
-function sample(r: Row): TimelineSample {
+function sample(r: TimelineRow): TimelineSample {
   return {
     t: r.t,
     at: r.at,

@@ -13,6 +13,7 @@ import { SitesQuerySchema } from '../../core/api/sites-request-schema.js';
 import { CompareRequestSchema } from '../../core/compare/request-schema.js';
 import { ExportRequestSchema, exportInputOf } from '../../core/export/request-schema.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../../core/graph/request-schema.js';
+import { EvaluationRequestSchema } from '../../core/ranking/request-schema.js';
 import { simulationRequestSchema } from '../../core/simulator/request-schema.js';
 
 export function formErrors<S extends z.ZodType>(schema: S, value: unknown, what: string): Record<string, string> {
@@ -28,6 +29,8 @@ export function formRefusal<S extends z.ZodType>(schema: S, value: unknown, what
 
 /** The Simulate form's request, by field (policies: the simulator's, as listSimulationSources gives them). */
 export const simulationFormErrors = (req: unknown, policies: readonly string[]) => formErrors(simulationRequestSchema(policies), req, 'a simulation request');
+/** The Results view's evaluation (the measure, its hot threshold, IS's query...), by field. */
+export const evaluationFormErrors = (req: unknown) => formErrors(EvaluationRequestSchema, req, 'an evaluation');
 /** The Partition form's choice (models, K, runs). */
 export const partitionFormErrors = (choice: unknown) => formErrors(PartitionRequestSchema, choice, 'a partition request');
 export const partitionRefusal = (choice: unknown) => formRefusal(PartitionRequestSchema, choice, 'a partition request');

@@ -11,6 +11,7 @@ import type { SimulationDto, SimulationOutcomeDto, SimulationReportDto, Simulati
 import type { Column } from './columns.js';
 import { simulationFormErrors } from './request-errors.js';
 import { formatBytes, formatNumber } from './format.js';
+import { blankMeasureForm, hotRule, measureFieldsOf, measureName, measureText, type MeasureForm } from './measure-form.js';
 
 export type ChartOption = ComposeOption<LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption>;
 
@@ -36,12 +37,15 @@ export interface SimulateForm {
   historyShare: string;
   historyCrawl: string;
   seeds: string;
+  /** The measure every policy's Crawl & Stop curves score (Cho et al.; as simulate --measure). */
+  importance: MeasureForm;
 }
 
 export function defaultForm(): SimulateForm {
   return {
     source: '', policies: ['breadth-first', 'opic', 'omniscient'], r: '256', w: '15', c: '1', bandwidth: '', latency: true, networkSeed: '1',
     batch: '', maxPages: '', maxPagesPerSite: '', siteKey: 'host', perIp: false, topic: '', historyShare: '55', historyCrawl: '', seeds: '',
+    importance: blankMeasureForm(),
   };
 }
 
@@ -82,7 +86,7 @@ export function formProblems(f: SimulateForm, policies?: readonly string[]): Rec
 
 export function requestOf(f: SimulateForm): SimulationRequest {
   const [kind, ...rest] = f.source.split(':');
-  const req: SimulationRequest = { source: { kind: kind as 'crawl' | 'dataset', id: rest.join(':') }, policies: [...f.policies] };
+  const req: SimulationRequest = { source: { kind: kind as 'crawl' | 'dataset', id: rest.join(':') }, policies: [...f.policies], ...measureFieldsOf(f.importance ?? blankMeasureForm()) };
   const set = <K extends keyof SimulationRequest>(k: K, v: SimulationRequest[K] | undefined) => {
     if (v !== undefined) req[k] = v;
   };
@@ -137,27 +141,32 @@ export function settingsText(q: SimulationDto['request']): string {
   if (q.maxPagesPerSite) parts.push(`at most ${formatNumber(q.maxPagesPerSite)} pages per site`);
   if (q.siteKey === 'domain') parts.push('a site is a registrable domain');
   if (q.perIp) parts.push('politeness per IP address too');
+  if (q.measure && q.measure !== 'pagerank') parts.push(`Crawl & Stop on ${measureName(q.measure)}${q.query ? ` “${q.query}”` : ''}`);
+  if (q.hotThreshold !== undefined) parts.push(`hot at ${formatNumber(q.hotThreshold, 6)}`);
   return parts.join(', ');
 }
 
 export type CurveAxis = 'pages' | 'time';
 
-/** One line per policy: cumulative PageRank (%) against the share of pages fetched (%) or the simulated hours. */
-export function curvesOption(r: SimulationReportDto, axis: CurveAxis): ChartOption {
-  const series: LineSeriesOption[] = r.policies.map((p) => ({
-    name: p.policy,
-    type: 'line',
-    showSymbol: false,
-    data: p.curve.map((c): [number, number] => [axis === 'pages' ? c.fractionPages * 100 : c.seconds / 3600, c.cumulativePageRank * 100]),
-  }));
+/** One line per policy, in % on the vertical axis: the policy's points (x, y) from its outcome. */
+function perPolicy(r: SimulationReportDto, points: (p: SimulationOutcomeDto) => Array<[number, number]>, axes: { x: string; y: string; xMax?: number }, extra: LineSeriesOption[] = []): ChartOption {
+  const series: LineSeriesOption[] = r.policies.map((p) => ({ name: p.policy, type: 'line', showSymbol: false, data: points(p) }));
   return {
     grid: { left: 64, right: 24, top: 56, bottom: 48 },
     legend: { top: 0, type: 'scroll' },
     tooltip: { trigger: 'axis', valueFormatter: (v) => `${formatNumber(Number(v), 1)} %` },
-    xAxis: { type: 'value', min: 0, ...(axis === 'pages' ? { max: 100 } : {}), name: axis === 'pages' ? 'pages fetched (% of the pages fetched)' : 'simulated time (hours)', nameLocation: 'middle', nameGap: 28 },
-    yAxis: { type: 'value', min: 0, max: 100, name: 'cumulative PageRank (%)', nameLocation: 'middle', nameRotate: 90, nameGap: 44 },
-    series,
+    xAxis: { type: 'value', min: 0, ...(axes.xMax !== undefined ? { max: axes.xMax } : {}), name: axes.x, nameLocation: 'middle', nameGap: 28 },
+    yAxis: { type: 'value', min: 0, max: 100, name: axes.y, nameLocation: 'middle', nameRotate: 90, nameGap: 44 },
+    series: [...series, ...extra],
   };
+}
+
+const PAGES_AXIS = 'pages fetched (% of the pages fetched)';
+
+/** One line per policy: cumulative PageRank (%) against the share of pages fetched (%) or the simulated hours. */
+export function curvesOption(r: SimulationReportDto, axis: CurveAxis): ChartOption {
+  const x = axis === 'pages' ? { x: PAGES_AXIS, xMax: 100 } : { x: 'simulated time (hours)' };
+  return perPolicy(r, (p) => p.curve.map((c): [number, number] => [axis === 'pages' ? c.fractionPages * 100 : c.seconds / 3600, c.cumulativePageRank * 100]), { ...x, y: 'cumulative PageRank (%)' });
 }
 
 const share = (p: SimulationOutcomeDto, s: number) => p.pagesAt.find((a) => Math.abs(a.share - s) < 1e-9)?.fraction ?? null;
@@ -177,3 +186,36 @@ export const RESULT_COLUMNS: Array<Column<SimulationOutcomeDto>> = [
   { key: 'pages_per_second', label: 'Pages/s', value: (p) => (p.simulatedSeconds > 0 ? p.pagesFetched / p.simulatedSeconds : null), format: (v) => (typeof v === 'number' ? formatNumber(v, 2) : '–'), numeric: true },
   { key: 'mean_open_connections', label: 'Mean open connections', value: (p) => p.meanOpenConnections, format: (v) => formatNumber(v as number, 1), numeric: true },
 ];
+
+export type ChoSeries = 'crawlAndStop' | 'hotFetched';
+
+/**
+ * Cho et al.'s models per policy (their Graphs 1 to 7, on the report's measure): Crawl & Stop
+ * (of the top K pages of the reachable graph, the share among the first K fetched) or Crawl &
+ * Stop with Threshold (the share of the hot pages fetched so far), in %, against the share of
+ * pages fetched; a random order is the diagonal.
+ */
+export function choCurvesOption(r: SimulationReportDto, which: ChoSeries): ChartOption {
+  const points = (p: SimulationOutcomeDto) => (p.cho?.curve ?? []).filter((c) => c[which] !== null).map((c): [number, number] => [c.fractionPages * 100, c[which]! * 100]);
+  const random: LineSeriesOption = { name: 'random order', type: 'line', showSymbol: false, lineStyle: { type: 'dotted' }, data: [[0, 0], [100, 100]] };
+  const y = which === 'crawlAndStop' ? 'top-K pages among the first K (%)' : 'hot pages fetched (%)';
+  return perPolicy(r, points, { x: PAGES_AXIS, xMax: 100, y }, [random]);
+}
+
+/** "Crawl & Stop on IB (backlinks): distinct reachable pages linking to the page; hot pages: IB (backlinks) at least 100 (87 of 3,000 reachable)". */
+export function choMeasureText(r: SimulationReportDto): string {
+  const m = r.measure;
+  return `${measureText(m)}; hot pages: ${hotRule(m, m.g)} (${formatNumber(m.hotPages)} of ${formatNumber(r.reachable)} reachable pages)`;
+}
+
+/** The Crawl & Stop table's columns: per policy, Kendall's tau on Castillo's sample, Crawl & Stop at each K and the hot pages fetched at each point. */
+export function choColumns(r: SimulationReportDto): Array<Column<SimulationOutcomeDto>> {
+  const first = r.policies.find((p) => p.cho !== null)?.cho;
+  if (!first) return [];
+  return [
+    { key: 'policy', label: 'Policy', value: (p) => p.policy },
+    { key: 'kendall_tau_sample', label: `Kendall's tau (${formatNumber(r.policies[0]?.kendallTauSampled.size)}-page sample)`, value: (p) => p.kendallTauSampled.tau, format: f3, numeric: true },
+    ...first.crawlAndStop.map((c, i): Column<SimulationOutcomeDto> => ({ key: `crawl_and_stop_${c.percent}pct`, label: `C&S ${c.percent} %`, value: (p) => p.cho?.crawlAndStop[i]?.share ?? null, format: pct, numeric: true })),
+    ...first.threshold.fetched.map((t, i): Column<SimulationOutcomeDto> => ({ key: `hot_at_${t.percent}pct`, label: `Hot at ${t.percent} %`, value: (p) => p.cho?.threshold.fetched[i]?.share ?? null, format: pct, numeric: true })),
+  ];
+}

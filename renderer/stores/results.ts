@@ -8,7 +8,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { AnalysisProgressEvent, EvaluationDto, PageRankResultDto, StoredPageRankDto } from '../../core/api/contract.js';
+import type { AnalysisProgressEvent, EvaluationDto, EvaluationRequest, PageRankResultDto, StoredPageRankDto } from '../../core/api/contract.js';
 import { useApi } from '../api/instance.js';
 import { asyncActions } from '../lib/async-action.js';
 
@@ -56,10 +56,14 @@ export const useResultsStore = defineStore('results', () => {
     await load(crawlId);
   }
 
-  /** Evaluates the crawl's fetch order (against its stored PageRank, or one computed for it now). */
-  async function evaluate(crawlId: string): Promise<void> {
-    const first = stored.value[crawlId] ? 'reading the pages in fetch order' : 'computing PageRank (none is stored), then evaluating';
-    const out = await follow(crawlId, 'evaluation', `evaluate:${crawlId}`, first, () => useApi().runEvaluation(crawlId));
+  /**
+   * Evaluates the crawl's fetch order against the request's measure: PageRank (the stored run, or
+   * one computed for it now) unless it names one of Cho et al.'s.
+   */
+  async function evaluate(crawlId: string, req: EvaluationRequest = {}): Promise<void> {
+    const pagerank = (req.measure ?? 'pagerank') === 'pagerank' && req.damping === undefined;
+    const first = !pagerank ? `computing ${req.measure ?? 'pagerank'}` : stored.value[crawlId] ? 'reading the pages in fetch order' : 'computing PageRank (none is stored), then evaluating';
+    const out = await follow(crawlId, 'evaluation', `evaluate:${crawlId}`, first, () => useApi().runEvaluation(crawlId, req));
     if (out.ok) evaluations.value[crawlId] = out.value;
   }
 

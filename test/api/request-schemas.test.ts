@@ -20,7 +20,8 @@ import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir } from '../../core/testweb/graph-files.js';
 import { searchOfDraft } from '../../renderer/composables/page-search.js';
 import { blankParallelForm, parallelFormErrors } from '../../renderer/composables/parallel-options.js';
-import { compareFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors, seedFileProblem, sitesQueryRefusal } from '../../renderer/lib/request-errors.js';
+import { compareFormErrors, evaluationFormErrors, exportFormErrors, graphExportRefusal, pageLinksRefusal, partitionFormErrors, seedFileProblem, sitesQueryRefusal } from '../../renderer/lib/request-errors.js';
+import { blankMeasureForm, measureFieldsOf } from '../../renderer/lib/measure-form.js';
 import { defaultForm, formProblems } from '../../renderer/lib/simulation-view.js';
 import { blankForm, fieldName, requestOfForm } from '../../renderer/lib/crawl-request.js';
 import { userError } from '../../renderer/lib/user-error.js';
@@ -174,6 +175,44 @@ describe('each request schema refuses the same bad value with the same field fro
     expect(fromCli.field).toBe('--policy');
     expect(fromCli.words).toBe(fromApi.words);
     expect(fromForm.policies).toBe(fromApi.shown);
+  }, 60_000);
+
+  it('simulation: a negative hot threshold for IB (the measure of the Crawl & Stop curves)', async () => {
+    const fromCli = await cli(['simulate', '--graph', graphDir, '--policy', 'opic', '--measure', 'backlinks', '--hot-threshold=-5']);
+    const fromApi = await refused(api.startSimulation({ source: { kind: 'dataset', id: 'small' }, policies: ['opic'], measure: 'backlinks', hotThreshold: -5 }));
+    const policies = (await api.listSimulationSources()).policies.map((p) => p.name);
+    const importance = { ...blankMeasureForm(), measure: 'backlinks' as const, hotThreshold: '-5' };
+    const fromForm = formProblems({ ...defaultForm(), source: 'dataset:small', policies: ['opic'], importance }, policies);
+    expect(fromApi.field).toBe('hotThreshold');
+    expect(fromCli.field).toBe('--hot-threshold');
+    expect(fromCli.field).toBe(simulateFlagOf(fromApi.field));
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromApi.words).toBe('must be 0 or more (only the location metric has values below 0)');
+    expect(fromForm).toEqual({ hotThreshold: fromApi.shown });
+  }, 60_000);
+
+  it('evaluation: a similarity without a query (crawlbench eval, runEvaluation and the Results form)', async () => {
+    const fromCli = await cli(['eval', join(workspace, 'small.db'), '--measure', 'similarity']);
+    const fromApi = await refused(api.runEvaluation(crawlId, { measure: 'similarity' }));
+    const fromForm = evaluationFormErrors(measureFieldsOf({ ...blankMeasureForm(), measure: 'similarity' }));
+    expect(fromApi.field).toBe('query');
+    expect(fromCli.field).toBe('--query');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ query: fromApi.shown });
+    expect(fromForm.query).toBe(capitalised(fromCli.words));
+  }, 60_000);
+
+  it('evaluation: a negative hot threshold, and its older name threshold refused by its own name', async () => {
+    const fromCli = await cli(['eval', join(workspace, 'small.db'), '--measure', 'ir', '--hot-threshold=-1']);
+    const fromApi = await refused(api.runEvaluation(crawlId, { measure: 'ir', hotThreshold: -1 }));
+    const fromForm = evaluationFormErrors(measureFieldsOf({ ...blankMeasureForm(), measure: 'ir', hotThreshold: '-1' }));
+    expect(fromApi.field).toBe('hotThreshold');
+    expect(fromCli.field).toBe('--hot-threshold');
+    expect(fromCli.words).toBe(fromApi.words);
+    expect(fromForm).toEqual({ hotThreshold: fromApi.shown });
+    const older = await cli(['eval', join(workspace, 'small.db'), '--threshold=-1']);
+    expect(await refused(api.runEvaluation(crawlId, { threshold: -1 }))).toMatchObject({ field: 'threshold', words: older.words });
+    expect(older.field).toBe('--threshold');
   }, 60_000);
 
   it('partition: 30 runs', async () => {

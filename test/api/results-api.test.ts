@@ -3,15 +3,18 @@
  * recomputing (null before any run, the latest run with its top pages and sites after one,
  * marked not current once the crawl has changed), and runPageRank and runEvaluation send
  * analysisProgress events, step by step, up to the end, for the crawl asked about only, from
- * a worker thread (dist's, built by npm test) that a cancel stops cleanly.
+ * a worker thread (dist's, built by npm test) that a cancel stops cleanly. An evaluation against
+ * each of Cho et al.'s measures through the API equals `crawlbench eval --measure ... --json`
+ * on the same crawl file.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AnalysisProgressEvent } from '../../core/api/contract.js';
+import type { AnalysisProgressEvent, EvaluationRequest } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { fetched, makeCrawl } from '../ranking/fixtures.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { crawlbench } from '../helpers/run.js';
 
 const dir = tmpDir('crawlbench-results-api-');
 const URLS = Array.from({ length: 12 }, (_, i) => `http://${i < 7 ? 'a' : i < 10 ? 'b' : 'c'}.test/${i}`);
@@ -20,6 +23,8 @@ const LINKS: Array<[number, number]> = [
 ];
 makeCrawl(join(dir, 'hand.db'), { urls: URLS, links: LINKS, fetchOrder: [0, 7, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11] });
 makeCrawl(join(dir, 'other.db'), { urls: URLS, links: LINKS, fetchOrder: [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0] });
+const TITLES = ['Gene lab home', 'Genes and genomes', 'Garden', null, 'gene gene gene', 'Lab', 'Kitchen', 'Gene index', 'About', 'Contact', 'genome', 'News'];
+makeCrawl(join(dir, 'measured.db'), { urls: URLS, links: LINKS, fetchOrder: [3, 0, 7, 1, 2, 11, 4, 5, 6, 8, 9, 10], titles: TITLES });
 const api = new EngineApi(dir);
 afterAll(() => api.close());
 
@@ -89,6 +94,29 @@ describe('Results API', () => {
     await expect(api.runEvaluation('hand', { points: 2.5 })).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'points' });
     await expect(api.runEvaluation('hand', { threshold: -1 })).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'threshold' });
     expect((await api.runEvaluation('hand', { points: 3 })).curve).toHaveLength(3);
+  });
+
+  it("evaluates against each of Cho et al.'s measures as `crawlbench eval --measure ... --json` does on the same file", async () => {
+    const cases: Array<{ req: EvaluationRequest; flags: string[] }> = [
+      { req: { measure: 'backlinks', hotThreshold: 2 }, flags: ['--measure', 'backlinks', '--hot-threshold', '2'] },
+      { req: { measure: 'ir' }, flags: ['--measure', 'ir'] },
+      { req: { measure: 'ir', damping: 0.85, scale: '1', points: 5 }, flags: ['--measure', 'ir', '--damping', '0.85', '--scale', '1', '--points', '5'] },
+      { req: { measure: 'similarity', query: 'gene' }, flags: ['--measure', 'similarity', '--query', 'gene'] },
+      { req: { measure: 'location', location: 'slashes', hotThreshold: -1 }, flags: ['--measure', 'location', '--location', 'slashes', '--hot-threshold=-1'] },
+    ];
+    const clis = await Promise.all(cases.map((c) => crawlbench(['eval', join(dir, 'measured.db'), ...c.flags, '--json'])));
+    for (const [i, c] of cases.entries()) {
+      expect(clis[i]!.code, clis[i]!.stderr).toBe(0);
+      const viaApi = await api.runEvaluation('measured', c.req);
+      expect(JSON.parse(JSON.stringify(viaApi))).toEqual(JSON.parse(clis[i]!.stdout));
+      expect(viaApi.measure.name).toBe(c.req.measure);
+    }
+    // What the figures say: IB's hot pages at G = 2 on its own scale; IS over the titles, hot by the topic rule.
+    const ib = await api.runEvaluation('measured', { measure: 'backlinks', hotThreshold: 2 });
+    expect(ib.threshold).toMatchObject({ g: 2, hotPages: 3 });
+    const is = await api.runEvaluation('measured', { measure: 'similarity', query: 'gene' });
+    expect(is.measure).toMatchObject({ text: 'titles', query: 'gene', hot: 'topic' });
+    expect(is.threshold.hotPages).toBe(TITLES.filter((t) => t !== null && /\bgene\b/i.test(t)).length);
   });
 
   it('marks the stored run as not current once the crawl has more pages', async () => {

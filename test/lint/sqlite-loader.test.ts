@@ -25,7 +25,8 @@ function sources(dir: string): string[] {
 export function valueLoads(text: string): string[] {
   return text
     .split('\n')
-    .filter((line) => /(^|\s)import\s+(?!type\s)[^'"]*from\s+['"]better-sqlite3['"]|require\(\s*['"]better-sqlite3['"]\s*\)|import\(\s*['"]better-sqlite3['"]\s*\)/.test(line))
+    // import ... from, require(), require.resolve(), createRequire(...)(...) and import() of it.
+    .filter((line) => /(^|\s)import\s+(?!type\s)[^'"]*from\s+['"]better-sqlite3['"]|(require|resolve|\))\(\s*['"]better-sqlite3['"]\s*\)|import\(\s*['"]better-sqlite3['"]\s*\)/.test(line))
     .filter((line) => !/^\s*["'`]/.test(line)); // a line inside a string array (a test's planted code) loads nothing
 }
 
@@ -41,6 +42,9 @@ describe('better-sqlite3 through its loader', () => {
     const pkg = `'better-${'sqlite3'}'`; // spelled apart, so that this file is no finding itself
     expect(valueLoads(`import Database from ${pkg};`)).toHaveLength(1);
     expect(valueLoads(`const D = require(${pkg});`)).toHaveLength(1);
+    // A worker's source that loads it by its resolved path, or a createRequire: 13 on Node 20 too.
+    expect(valueLoads(`const path = require.resolve(${pkg});`)).toHaveLength(1);
+    expect(valueLoads(`const D = createRequire(import.meta.url)(${pkg});`)).toHaveLength(1);
     expect(valueLoads(`import type Database from ${pkg};`)).toEqual([]);
     expect(valueLoads("import Sqlite from '../store/sqlite.js';")).toEqual([]);
   });

@@ -162,6 +162,12 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     expect(s.merge.pagesFetched).toBe(101);
     expect(s.merge.workers.map((w) => w.pagesFetched)).toEqual([26, 25, 25, 25]);
     expect(fetchedUrls(db).every((u) => truth.includes(u))).toBe(true);
+    // Ended at its limit, as a crawl of one process: the same command with a higher limit goes on from the parts.
+    const more = await parallelCrawl(db, [...flags, '--parts', '4', '--model', 'page', '--assign', 'hash', '--max-pages', '150']);
+    expect(more.code, more.stderr).toBe(0);
+    expect(more.stdout).toMatch(/^parallel crawl max-pages: 4 parts, at its page limit, merged into /);
+    expect(fetchedUrls(db)).toHaveLength(150);
+    expect(fetchedUrls(db).every((u) => truth.includes(u))).toBe(true);
   }, 120_000);
 
   it('bad part vectors and brokers are refused in one line naming the file or the flag', async () => {

@@ -9,6 +9,8 @@ export interface HandCrawl {
   /** Page indexes in the order they were fetched (fetched_at 1 s apart from t0). */
   fetchOrder: number[];
   t0?: number;
+  /** Page titles by index (null: none), for the similarity measure over titles. */
+  titles?: Array<string | null>;
 }
 
 export function fetched(at: number): FetchRecord {
@@ -39,7 +41,7 @@ export function makeCrawl(path: string, c: HandCrawl): void {
     return store.insertPage({ url, siteId: sites.get(host)!, depth: 0, parentId: null, redirects: 0, status: 'queued' });
   });
   const t0 = c.t0 ?? 1_700_000_000_000;
-  c.fetchOrder.forEach((i, k) => store.recordFetch(ids[i]!, fetched(t0 + k * 1000)));
+  c.fetchOrder.forEach((i, k) => store.recordFetch(ids[i]!, { ...fetched(t0 + k * 1000), title: c.titles?.[i] ?? null }));
   for (const [a, b] of c.links) store.insertLink(ids[a]!, ids[b]!, null, false, 'a');
   store.setState('finished');
   store.commit();

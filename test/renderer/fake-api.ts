@@ -9,6 +9,7 @@ import { parseCreateRequest } from '../../core/api/create-request.js';
 import { parsePartitionRequest } from '../../core/api/graph-jobs.js';
 import { checkRequest } from '../../core/api/request-check.js';
 import { GraphExportRequestSchema } from '../../core/graph/request-schema.js';
+import { EvaluationRequestSchema } from '../../core/ranking/request-schema.js';
 import type { GraphModel, PartitionProgressEvent, PartitionReport, PartitionRow } from '../../core/api/contract.js';
 import { COLUMNS, FORMATS, MODELS, type Partitioner } from '../../core/graph/report.js';
 import { DEMO_DEFAULTS } from '../../core/api/demo-webs.js';
@@ -182,17 +183,19 @@ export function fakeApi() {
         storedRanks.set(id, { page: stored(result.page), site: stored(result.site) });
         return result;
       }),
+    // The request checked by the engine's own schema (ranking/request-schema.ts); the measure named as the engine names it.
     runEvaluation: async (id, opts) =>
       known(id, () => {
-        calls.push(`runEvaluation ${id}`);
+        const req = checkRequest(EvaluationRequestSchema, opts ?? {}, 'an evaluation');
+        calls.push(`runEvaluation ${id}${req.measure ? ` ${req.measure}` : ''}`);
         analysisCbs.forEach((cb) => cb({ crawlId: id, what: 'evaluation', fraction: 0.8, step: "Kendall's tau, Crawl & Stop and the curves" }));
-        if (opts?.threshold !== undefined && (typeof opts.threshold !== 'number' || !Number.isFinite(opts.threshold) || opts.threshold < 0)) throw badField('threshold', 'must be 0 or more');
-        const p = opts?.points;
-        if (p !== undefined && (!Number.isInteger(p) || p < 2 || p > 100_000)) throw badField('points', 'must be a whole number from 2 to 100,000');
         // Fetched in this order: the second page holds the most PageRank.
         const values = Float64Array.from([0.2, 0.4, 0.1, 0.3]);
         const times = Float64Array.from([0, 1000, 2000, 3000]);
-        return { db: `${id}.db`, oracle: null, truth: storedRanks.has(id) ? 'stored' : 'computed', damping: 0.85, truthCovered: 1, ...metrics({ values, times }, { threshold: opts?.threshold, points: opts?.points }) };
+        const name = req.measure ?? 'pagerank';
+        const measure = { name, scale: name === 'pagerank' ? 'PageRank normalised over the fetched pages' : `the fake's ${name}`, damping: name === 'ir' ? (req.damping ?? 0.9) : null, text: name === 'similarity' ? ('titles' as const) : null, query: req.query ?? null, location: req.location ?? null, hot: 'threshold' as const };
+        const pagerank = name === 'pagerank' && req.damping === undefined;
+        return { db: `${id}.db`, oracle: null, truth: !pagerank ? 'computed' : storedRanks.has(id) ? 'stored' : 'computed', damping: measure.damping ?? 0.85, truthCovered: 1, measure, ...metrics({ values, times }, { threshold: req.hotThreshold, points: req.points }) };
       }),
     // results: a crawl's stored PageRank as the engine reads it back (null until a test stores one).
     pageRankResult: (id) => known(id, () => storedRanks.get(id) ?? null),

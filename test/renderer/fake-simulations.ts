@@ -8,6 +8,7 @@ import type {
   CrawlbenchApi, CrawlInfo, SimulationDto, SimulationOutcomeDto, SimulationProgressEvent, SimulationReportDto, SimulationSourceDto,
 } from '../../core/api/contract.js';
 import { parseSimulationRequest, simulatorPolicies, type CheckedSimulationRequest } from '../../core/api/simulation-request.js';
+import { metrics } from '../../core/ranking/evaluate.js';
 
 type SimulationMethods = Pick<
   CrawlbenchApi,
@@ -18,18 +19,24 @@ const reject = (code: string, message: string, field?: string) => Promise.reject
 
 /** A report of the engine's shape for a checked request over a graph of `pages` pages. */
 export function fakeSimulationReport(req: CheckedSimulationRequest, pages = 1000): SimulationReportDto {
+  const name = req.measure ?? 'pagerank';
   const policies = req.policies.map((policy, i): SimulationOutcomeDto => {
     const curve = Array.from({ length: 11 }, (_, k) => ({ fractionPages: k / 10, cumulativePageRank: 1 - (1 - k / 10) ** (2 + i), seconds: k * 60 }));
+    // Cho's models by the engine's own metrics(), on values that come earlier for each later policy.
+    const values = Float64Array.from({ length: 20 }, (_, k) => (k % (2 + i) === 0 ? 20 - k : 1));
+    const m = metrics({ values, times: new Float64Array(20) }, { threshold: req.hotThreshold ?? 10, choPoints: 10 });
     return {
-      policy, pagesFetched: pages, averageCumulativePageRank: 0.6 + i * 0.05, upperBoundAverage: 0.9, kendallTau: 0.1 * i,
+      policy, pagesFetched: pages, averageCumulativePageRank: 0.6 + i * 0.05, upperBoundAverage: 0.9, kendallTau: 0.1 * i, kendallTauSampled: m.kendallTauSampled,
+      cho: { crawlAndStop: m.crawlAndStop, threshold: m.threshold, curve: m.choCurve },
       pagesAt: [0.5, 0.8, 0.95].map((share) => ({ share, pages: Math.round(pages * share * (1 - i * 0.1)), fraction: share * (1 - i * 0.1) })),
-      pageRankCovered: 1, simulatedSeconds: 600 + i * 60, meanOpenConnections: 3.5, connections: 100, wallSeconds: 0.1, curve, openSeries: { t: [0, 1000], open: [0, 4] },
+      pageRankCovered: 1, simulatedSeconds: 600 + i * 60, meanOpenConnections: 3.5, connections: 100, wallSeconds: 0.1, curve, openSeries: { t: [0, 1000], open: [0, 4] }, batches: null, middleBatch: null,
     };
   });
+  const measure = { name, scale: `the fake's ${name}`, damping: null, text: null, query: req.query ?? null, location: null, hot: 'threshold' as const, g: req.hotThreshold ?? 10, hotPages: policies[0]?.cho?.threshold.hotPages ?? 0 };
   return {
     graph: `/fake/${req.source.id}`, pages, links: pages * 5, sites: 10, seeds: 10, reachable: pages, addresses: null,
-    settings: { r: req.r, w: req.w, c: req.c, bandwidth: req.bandwidth ?? null, latency: req.latency, networkSeed: req.networkSeed, batch: req.batch ?? null, perIp: req.perIp },
-    history: null, loadSeconds: 0.01, policies,
+    settings: { r: req.r, w: req.w, wSmall: null, smallSite: null, c: req.c, bandwidth: req.bandwidth ?? null, latency: req.latency, networkSeed: req.networkSeed, batch: req.batch ?? null, perIp: req.perIp },
+    history: null, loadSeconds: 0.01, measure, policies,
   };
 }
 

@@ -96,6 +96,8 @@ const FEATURE_CONTRACTS = ['shared', 'crawls', 'live', 'sites', 'results', 'comp
 const REQUEST_SCHEMAS = ['core/config/request-words.ts', 'core/config/limit-schema.ts', 'core/simulator/request-schema.ts', 'core/graph/request-schema.ts', 'core/compare/request-schema.ts', 'core/api/page-request-schema.ts', 'core/export/request-schema.ts', 'core/api/sites-request-schema.ts', 'core/api/create-request-schema.ts', 'core/api/limit-schemas.ts'];
 // A parallel crawl's K, model and assignment (issue 25).
 REQUEST_SCHEMAS.push('core/api/parallel-request-schema.ts');
+// The measure of an evaluation or a simulation, and the evaluation's request (issue 27).
+REQUEST_SCHEMAS.push('core/ranking/request-schema.ts');
 const BROWSER_SAFE = [
   'core/config/limits.ts', 'core/api/limits.ts', 'core/config/pem-blocks.ts', ...RESULT_TYPES, 'core/api/contract.ts', ...FEATURE_CONTRACTS,
   'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts',

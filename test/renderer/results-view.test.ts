@@ -5,13 +5,16 @@
  * hint and "Compute PageRank"), computing shows the engine's progress step and then the run's
  * figures and top pages (opening in the Pages view), the evaluation shows Kendall's tau and the
  * tables as the engine computes them, a running crawl is warned about, and a refusal shows in
- * words at the view.
+ * words at the view. The evaluation against one of Cho et al.'s measures: the measure chosen in
+ * words is sent as the engine's request, the figures and tables name it, and a bad value (a
+ * similarity without a query, a negative threshold) is refused at its field without asking the engine.
  */
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EvaluationDto, PageRankResultDto } from '../../core/api/contract.js';
+import type { EvaluationDto, EvaluationRequest, PageRankResultDto } from '../../core/api/contract.js';
 import { provideApi } from '../../renderer/api/instance.js';
 import { formatNumber } from '../../renderer/lib/format.js';
+import { choOption } from '../../renderer/lib/results-charts.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
 import { openAt, unmountWorkbench } from './mount-workbench.js';
 
@@ -125,5 +128,68 @@ describe('Results view', () => {
     await flushPromises();
     expect(w.find('[data-testid="results-eval-error"]').text()).toMatch(/no fetched pages/i);
     expect(w.find('[data-testid="results-progress"]').exists()).toBe(false);
+  });
+
+  it("evaluates against Cho et al.'s IB with its hot threshold: the request the engine's, the figures and tables named by the measure", async () => {
+    const asked: Array<EvaluationRequest | undefined> = [];
+    const run = fake.api.runEvaluation;
+    fake.api.runEvaluation = (id, req) => (asked.push(req), run(id, req));
+    const { w } = await openAt('/crawls/demo1/results');
+    const choices = w.findAll('[data-testid="results-measure"] option').map((o) => o.text());
+    expect(choices).toEqual(['PageRank (d = 0.85, normalised to sum 1)', 'IB: backlink count', 'IR: PageRank with d = 0.9, summing to N (as Cho et al.)', 'IS: similarity to a query', 'IL: the location metric']);
+    await w.find('[data-testid="results-measure"]').setValue('backlinks');
+    // The default G said for the measure chosen; IS's query and IR's damping are not asked for.
+    expect(w.find('[data-testid="results-hot-threshold"]').element.closest('label')!.textContent).toMatch(/empty = 100 backlinks, as Cho et al\./);
+    expect(w.find('[data-testid="results-query"]').exists()).toBe(false);
+    expect(w.find('[data-testid="results-damping"]').exists()).toBe(false);
+    await w.find('[data-testid="results-hot-threshold"]').setValue('0.25');
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    expect(asked).toEqual([{ measure: 'backlinks', hotThreshold: 0.25 }]);
+    const ev = await run('demo1', { measure: 'backlinks', hotThreshold: 0.25 });
+    expect(w.find('[data-testid="results-rated"]').text()).toMatch(/rated against IB \(backlinks\): the fake's backlinks, computed now over this crawl's pages/);
+    expect(w.find('[data-testid="results-rated"]').text()).toMatch(/Hot pages: IB \(backlinks\) at least 0\.25\./);
+    expect(w.find('.results-figures').text()).toContain('Average cumulative IB (backlinks)');
+    expect(w.find('[data-testid="results-crawl-and-stop"] caption').text()).toBe('Crawl & Stop: of the K pages with the highest IB (backlinks), the share among the first K fetched');
+    expect(w.find('[data-testid="results-threshold"] caption').text()).toMatch(new RegExp(`the ${ev.threshold.hotPages} hot pages \\(IB \\(backlinks\\) at least 0\\.25\\)`));
+    const hot = w.findAll('[data-testid="results-threshold"] tbody tr td:nth-child(2)').map((td) => td.text());
+    expect(hot).toEqual(ev.threshold.fetched.map((t) => (t.share === null ? '–' : `${formatNumber(t.share * 100, 1)} %`)));
+    // Cho's two models drawn as curves (the chart is stubbed here: its option, against the engine's points).
+    expect(w.findAll('e-chart-stub').map((c) => c.attributes('name'))).toContain('results-cho');
+    const series = choOption(ev).series as Array<{ name: string; data: Array<[number, number]> }>;
+    expect(series.map((x) => x.name)).toEqual(['Crawl & Stop', 'Crawl & Stop with Threshold', 'random order']);
+    expect(series[0]!.data).toEqual(ev.choCurve.map((p) => [p.fractionPages * 100, p.crawlAndStop * 100]));
+    expect(series[1]!.data).toEqual(ev.choCurve.map((p) => [p.fractionPages * 100, p.hotFetched! * 100]));
+  });
+
+  it('refuses a similarity without a query and a negative threshold at their fields, in the schema’s words, without asking the engine', async () => {
+    const { w } = await openAt('/crawls/demo1/results');
+    fake.calls.length = 0;
+    await w.find('[data-testid="results-measure"]').setValue('similarity');
+    await w.find('[data-testid="results-hot-threshold"]').setValue('-1');
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls.filter((c) => c.startsWith('runEvaluation'))).toEqual([]);
+    const at = (id: string) => w.find(`[data-testid="${id}"]`);
+    expect(at('results-query').attributes('aria-invalid')).toBe('true');
+    expect(at('results-query').element.closest('label')!.textContent).toMatch(/The similarity measure needs a query: the words pages are scored against/);
+    expect(at('results-hot-threshold').element.closest('label')!.textContent).toMatch(/Must be 0 or more \(only the location metric has values below 0\)/);
+    // IL's values are below 0 (minus the slashes): there the same threshold is taken.
+    await w.find('[data-testid="results-measure"]').setValue('location');
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls).toContain('runEvaluation demo1 location');
+    expect(w.findAll('.field-error')).toHaveLength(0);
+  });
+
+  it("shows the engine's refusal of a measure field at that field", async () => {
+    fake.api.runEvaluation = () => Promise.reject(Object.assign(new Error('query: holds no word to score pages against (letters or digits)'), { name: 'CrawlError', code: 'CRAWL_BAD_OPTION', field: 'query' }));
+    const { w } = await openAt('/crawls/demo1/results');
+    await w.find('[data-testid="results-measure"]').setValue('similarity');
+    await w.find('[data-testid="results-query"]').setValue('gene');
+    await w.find('[data-testid="results-evaluate"]').trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="results-query"]').element.closest('label')!.textContent).toMatch(/Holds no word to score pages against/);
+    expect(w.find('[data-testid="results-eval-error"]').exists()).toBe(false);
   });
 });

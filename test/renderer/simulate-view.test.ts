@@ -3,7 +3,8 @@
  * The Simulate view in the real App over the in-memory API: the graphs and policies listed,
  * the form sent as the engine's request (seconds to ms, KB/s to bytes/s), the run's page with
  * its progress and Cancel, the results table once finished, a refusal shown at its field, and
- * the kept runs listed with links to reopen them. The curves' chart option is checked here
+ * the kept runs listed with links to reopen them; the measure of Cho et al.'s Crawl & Stop curves
+ * sent with the run and its curves and table per policy shown. The curves' chart option is checked here
  * against the report (happy-dom has no canvas; the e2e test reads the drawn chart).
  */
 import { flushPromises, type VueWrapper } from '@vue/test-utils';
@@ -11,7 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulationRequest } from '../../core/api/contract.js';
 import { parseSimulationRequest } from '../../core/api/simulation-request.js';
 import { provideApi } from '../../renderer/api/instance.js';
-import { curvesOption, requestOf, defaultForm } from '../../renderer/lib/simulation-view.js';
+import { formatNumber } from '../../renderer/lib/format.js';
+import { choCurvesOption, curvesOption, requestOf, defaultForm } from '../../renderer/lib/simulation-view.js';
 import { crawlInfo, fakeApi } from './fake-api.js';
 import { fakeSimulationReport } from './fake-simulations.js';
 import { openAt, unmountWorkbench } from './mount-workbench.js';
@@ -132,5 +134,52 @@ describe('Simulate view', () => {
     expect(series[1]!.data[5]).toEqual([50, report.policies[1]!.curve[5]!.cumulativePageRank * 100]);
     const byTime = curvesOption(report, 'time').series as Array<{ data: Array<[number, number]> }>;
     expect(byTime[0]!.data[10]![0]).toBeCloseTo(report.policies[0]!.curve[10]!.seconds / 3600);
+  });
+
+  it("sends the measure of Cho et al.'s curves with the run, then shows each policy's Crawl & Stop and hot pages fetched", async () => {
+    const { w } = await openAt('/simulate');
+    await w.find('[data-testid="simulate-measure"]').setValue('ir');
+    await w.find('[data-testid="simulate-damping"]').setValue('0.85');
+    await w.find('[data-testid="simulate-scale"]').setValue('1');
+    await w.find('[data-testid="simulate-hot-threshold"]').setValue('0.002');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ measure: 'ir', damping: 0.85, scale: '1', hotThreshold: 0.002 });
+    expect(asked[0]).not.toHaveProperty('query');
+    fake.simulations.finish('sim-1');
+    await flushPromises();
+    const report = (await fake.api.getSimulation('sim-1')).report!;
+    expect(w.find('[data-testid="simulate-settings"]').text()).toMatch(/Crawl & Stop on IR, hot at 0\.002/);
+    expect(w.find('[data-testid="simulate-cho-measure"]').text()).toBe(`On IR: the fake's ir; hot pages: IR at least 0.002 (${report.measure.hotPages} of 1,000 reachable pages).`);
+    expect(w.findAll('e-chart-stub').map((c) => c.attributes('name'))).toEqual(['simulation-curves', 'simulation-crawl-and-stop', 'simulation-hot-fetched']);
+    const table = w.find('[data-table="simulation-cho"]');
+    const head = table.findAll('thead th').map((th) => th.text().replace(/\s*[▲▼]$/, ''));
+    expect(head.slice(0, 2)).toEqual(['Policy', "Kendall's tau (20-page sample)"]);
+    expect(head.slice(2)).toEqual([...report.policies[0]!.cho!.crawlAndStop.map((c) => `C&S ${c.percent} %`), ...report.policies[0]!.cho!.threshold.fetched.map((t) => `Hot at ${t.percent} %`)]);
+    const rows = table.findAll('tbody tr');
+    expect(rows.map((r) => r.find('[data-col="policy"]').text())).toEqual(report.policies.map((p) => p.policy));
+    const c10 = report.policies[1]!.cho!.crawlAndStop.find((c) => c.percent === 10)!;
+    expect(rows[1]!.find('[data-col="crawl_and_stop_10pct"]').text()).toBe(`${formatNumber(c10.share * 100, 1)} %`);
+    // One curve per policy from the report's points, and a random order's diagonal.
+    const series = choCurvesOption(report, 'crawlAndStop').series as Array<{ name: string; data: Array<[number, number]> }>;
+    expect(series.map((x) => x.name)).toEqual([...report.policies.map((p) => p.policy), 'random order']);
+    expect(series[2]!.data).toEqual(report.policies[2]!.cho!.curve.map((c) => [c.fractionPages * 100, c.crawlAndStop * 100]));
+  });
+
+  it('refuses a similarity without a query, and a similarity over a dataset, at their fields before asking the engine', async () => {
+    const { w } = await openAt('/simulate');
+    await w.find('[data-testid="simulate-measure"]').setValue('similarity');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    expect(fake.simulations.runs.size).toBe(0);
+    expect(w.find('[data-testid="simulate-query"]').element.closest('label')!.textContent).toMatch(/The similarity measure needs a query: the words pages are scored against/);
+    await w.find('[data-testid="simulate-query"]').setValue('gene');
+    await w.find('[data-testid="simulate-source"]').setValue('dataset:uci-ics-2019');
+    await w.find('form.simulate-form').trigger('submit');
+    await flushPromises();
+    expect(fake.simulations.runs.size).toBe(0);
+    expect(w.find('[data-testid="simulate-measure"]').attributes('aria-invalid')).toBe('true');
+    expect(w.find('[data-testid="simulate-measure"]').element.closest('label')!.textContent).toMatch(/Similarity needs the pages' text: choose a crawl as the web graph \(a dataset folder holds none\)/);
   });
 });

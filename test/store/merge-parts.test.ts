@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../../core/engine/crawler.js';
 import type { PartHook } from '../../core/engine/context.js';
 import { CrawlReader } from '../../core/store/crawl-reader.js';
-import { mergeParts, type MergeResult } from '../../core/store/merge-parts.js';
+import { mergeParts, mergedEnd, type MergeResult } from '../../core/store/merge-parts.js';
 import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
@@ -118,5 +118,23 @@ describe('merged parts read through CrawlReader', async () => {
     } finally {
       d.close();
     }
+  });
+
+  it("reads as at its page limit when its parts finished or spent their share of it, as a crawl of one process does", () => {
+    expect(merged.workers.map((w) => [w.state, w.endKind])).toEqual([['finished', 'finished'], ['finished', 'finished'], ['paused', 'max-pages']]);
+    expect([merged.state, merged.endKind]).toEqual(['paused', 'max-pages']);
+    const d = new Sqlite(merged.out, { readonly: true });
+    try {
+      const meta = (key: string) => d.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string;
+      expect(meta('state')).toBe('paused');
+      expect(JSON.parse(meta('end_reason'))).toMatchObject({ kind: 'max-pages' });
+    } finally {
+      d.close();
+    }
+    // A part paused by hand keeps the crawl paused; every part finished, finished; one stopped, stopped.
+    const part = (state: string, endKind: string | null) => ({ state, endKind });
+    expect(mergedEnd([part('paused', 'max-pages'), part('paused', 'paused')])).toEqual({ state: 'paused', endKind: 'paused' });
+    expect(mergedEnd([part('finished', 'finished'), part('finished', 'finished')])).toEqual({ state: 'finished', endKind: 'finished' });
+    expect(mergedEnd([part('stopped', 'stopped'), part('paused', 'max-pages')])).toEqual({ state: 'stopped', endKind: 'stopped' });
   });
 });

@@ -4,7 +4,10 @@
  * shows its progress bar, then draws the cumulative PageRank curve beside the best order and
  * random with the values `crawlbench eval --json` computes on the same file, Kendall's tau as
  * the CLI's and the Crawl & Stop rows; every chart has its PNG and CSV buttons, and a chart's
- * CSV downloaded holds the series drawn. PageRank computed again shows its progress and times.
+ * CSV downloaded holds the series drawn. Evaluated against Cho et al.'s IB with a hot threshold,
+ * it shows Crawl & Stop with and without threshold as `crawlbench eval --measure backlinks
+ * --hot-threshold G --json` computes them; a similarity without a query is refused at its field.
+ * PageRank computed again shows its progress and times.
  * Live's throughput chart labels bytes/s in the unit its largest value needs.
  */
 import { readFileSync } from 'node:fs';
@@ -106,7 +109,7 @@ describeWith(['chromium'], 'Results view in the browser', () => {
 
   it('has PNG and CSV buttons on every chart, and a CSV downloaded holds the series drawn', async () => {
     const charts = page.locator('figure.chart');
-    expect(await charts.count()).toBe(3);
+    expect(await charts.count()).toBe(4);
     for (const name of await charts.evaluateAll((els) => els.map((e) => e.getAttribute('data-chart')!))) {
       await expect.poll(() => page.locator(`button[data-png="${name}"]`).count()).toBe(1);
       expect(await page.locator(`button[data-csv="${name}"]`).count()).toBe(1);
@@ -123,6 +126,44 @@ describeWith(['chromium'], 'Results view in the browser', () => {
     const [png] = await Promise.all([page.waitForEvent('download'), page.locator('button[data-png="results-crawl-and-stop"]').click()]);
     expect(png.suggestedFilename()).toBe(`results-${FIXTURE_ID}-crawl-and-stop.png`);
     expect(readFileSync((await png.path())!).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it("evaluates against IB with a hot threshold as `crawlbench eval --measure backlinks` does, and refuses a similarity without a query at its field", async () => {
+    const out = await crawlbench(['eval', join(wb.workspace, `${FIXTURE_ID}.db`), '--measure', 'backlinks', '--hot-threshold', '5', '--json']);
+    expect(out.code, out.stderr).toBe(0);
+    const ib = JSON.parse(out.stdout) as EvaluationDto;
+    expect(ib.threshold.hotPages).toBeGreaterThan(0);
+
+    await page.getByTestId('results-measure').selectOption('similarity');
+    await page.getByTestId('results-evaluate').click();
+    const query = page.getByTestId('results-query');
+    await expect.poll(() => query.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('label', { has: query }).locator('.field-error').innerText()).toBe('The similarity measure needs a query: the words pages are scored against');
+
+    await page.getByTestId('results-measure').selectOption('backlinks');
+    await page.getByTestId('results-hot-threshold').fill('5');
+    await page.getByTestId('results-evaluate').click();
+    const rated = page.getByTestId('results-rated');
+    await expect.poll(() => rated.innerText(), { timeout: 60_000 }).toMatch(/rated against IB \(backlinks\): distinct pages linking to the page/);
+    expect(await rated.innerText()).toContain('Hot pages: IB (backlinks) at least 5.');
+    expect(await page.locator('.field-error').count()).toBe(0);
+    const stop = await page.locator('[data-testid="results-crawl-and-stop"] tbody tr td:nth-child(3)').allInnerTexts();
+    expect(stop).toEqual(ib.crawlAndStop.map((r) => `${formatNumber(r.share * 100, 1)} %`));
+    expect(await page.locator('[data-testid="results-threshold"] caption').innerText()).toContain(`the ${formatNumber(ib.threshold.hotPages)} hot pages (IB (backlinks) at least 5)`);
+    const hot = await page.locator('[data-testid="results-threshold"] tbody tr td:nth-child(2)').allInnerTexts();
+    expect(hot).toEqual(ib.threshold.fetched.map((t) => (t.share === null ? '–' : `${formatNumber(t.share * 100, 1)} %`)));
+    expect(await page.getByTestId('results-tau').innerText()).toBe(formatNumber(ib.kendallTau, 4));
+
+    // Cho's curves drawn: Crawl & Stop and the hot pages fetched, at the engine's points.
+    await expect.poll(async () => (await wb.series('results-cho')).map((x) => x.name), { timeout: 30_000 }).toEqual(['Crawl & Stop', 'Crawl & Stop with Threshold', 'random order']);
+    const cho = await wb.series('results-cho');
+    cho[0]!.data.forEach(([x, y], i) => {
+      expect(x).toBeCloseTo(ib.choCurve[i]!.fractionPages * 100, 9);
+      expect(y).toBeCloseTo(ib.choCurve[i]!.crawlAndStop * 100, 9);
+    });
+    cho[1]!.data.forEach(([, y], i) => expect(y).toBeCloseTo(ib.choCurve[i]!.hotFetched! * 100, 9));
+    expect((await wb.series('results-curve')).map((x) => x.name)).toContain('best order (by IB (backlinks))');
+    await page.screenshot({ path: join(ARTIFACTS, 'results-view-ib.png'), fullPage: true });
   });
 
   it('computes PageRank again with its progress, then shows the new run with its times', async () => {

@@ -3,14 +3,16 @@
  * web (3,000 pages) replayed with three policies from the Simulate view. The run shows its
  * progress (the server slows each step a little so that it can be seen), then one curve per
  * policy equal to the engine's stored report, which equals `crawlbench simulate --json` on the
- * same file, and the results table. Then the server is restarted on the same workspace and the
+ * same file, and the results table; the measure of Cho et al.'s Crawl & Stop curves is IB,
+ * chosen in the form, and each policy's curves equal the report's (as `simulate --measure
+ * backlinks`). Then the server is restarted on the same workspace and the
  * run, reopened from the list of kept runs, shows the same curves.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulationDto, SimulationReportDto } from '../../core/api/contract.js';
 import { crawlbench } from '../helpers/run.js';
-import { FIXTURE_ID, freePort, openWorkbench, type Workbench } from './e2e-kit.js';
+import { ARTIFACTS, FIXTURE_ID, freePort, openWorkbench, type Workbench } from './e2e-kit.js';
 import { httpCall, startServe, type ServeProcess } from './serve-process.js';
 import { describeWith } from '../references.js';
 
@@ -42,6 +44,8 @@ describeWith(['chromium'], 'Simulate view in the browser', () => {
     for (const p of POLICIES) expect(await page.locator(`input[data-policy="${p}"]`).isChecked()).toBe(true);
     await page.getByLabel('w: wait between connections (s)').fill('1');
     await page.getByLabel('c: pages per connection').fill('2');
+    await page.getByTestId('simulate-measure').selectOption('backlinks');
+    await page.getByTestId('simulate-hot-threshold').fill('5');
     await page.getByTestId('simulate-run').click();
 
     await page.waitForFunction(() => /^#\/simulate\/sim-/.test(location.hash));
@@ -72,7 +76,7 @@ describeWith(['chromium'], 'Simulate view in the browser', () => {
     });
 
     // The stored report is the command line's on the same file.
-    const cli = await crawlbench(['simulate', '--graph', join(wb.workspace, `${FIXTURE_ID}.db`), '--policy', POLICIES.join(','), '--w', '1s', '--c', '2', '--json']);
+    const cli = await crawlbench(['simulate', '--graph', join(wb.workspace, `${FIXTURE_ID}.db`), '--policy', POLICIES.join(','), '--w', '1s', '--c', '2', '--measure', 'backlinks', '--hot-threshold', '5', '--json']);
     expect(cli.code, cli.stderr).toBe(0);
     const numbers = (r: SimulationReportDto) => ({ ...r, graph: undefined, loadSeconds: undefined, policies: r.policies.map((p) => ({ ...p, wallSeconds: undefined })) });
     expect(numbers(report)).toEqual(numbers(JSON.parse(cli.stdout) as SimulationReportDto));
@@ -87,6 +91,26 @@ describeWith(['chromium'], 'Simulate view in the browser', () => {
       expect(await row.locator('[data-col="pages_fetched"]').textContent()).toBe(p.pagesFetched.toLocaleString('en-US'));
     }
     expect(await page.getByTestId('simulate-summary').textContent()).toContain(`${report.pages.toLocaleString('en-US')} pages`);
+    // Cho et al.'s models on IB per policy: the curves and the table, the report's.
+    expect(report.measure).toMatchObject({ name: 'backlinks', g: 5 });
+    expect(await page.getByTestId('simulate-cho-measure').textContent()).toContain(`hot pages: IB (backlinks) at least 5 (${report.measure.hotPages.toLocaleString('en-US')} of`);
+    await expect.poll(async () => (await wb.series('simulation-crawl-and-stop')).length).toBe(4);
+    const stop = await wb.series('simulation-crawl-and-stop');
+    expect(stop.map((s) => s.name)).toEqual([...POLICIES, 'random order']);
+    report.policies.forEach((p, i) => {
+      expect(stop[i]!.data).toHaveLength(p.cho!.curve.length);
+      stop[i]!.data.forEach(([x, y], k) => {
+        expect(x).toBeCloseTo(p.cho!.curve[k]!.fractionPages * 100, 9);
+        expect(y).toBeCloseTo(p.cho!.curve[k]!.crawlAndStop * 100, 9);
+      });
+    });
+    const hot = await wb.series('simulation-hot-fetched');
+    hot.slice(0, 3).forEach((s, i) => s.data.forEach(([, y], k) => expect(y).toBeCloseTo(report.policies[i]!.cho!.curve[k]!.hotFetched! * 100, 9)));
+    const cho = page.locator('[data-table="simulation-cho"] tbody tr');
+    expect(await cho.count()).toBe(3);
+    const tenth = report.policies[2]!.cho!.crawlAndStop.find((c) => c.percent === 10)!;
+    expect(await cho.nth(2).locator('[data-col="crawl_and_stop_10pct"]').textContent()).toBe(`${(tenth.share * 100).toLocaleString('en-US', { maximumFractionDigits: 1 })} %`);
+    await page.screenshot({ path: join(ARTIFACTS, 'simulate-view.png'), fullPage: true });
     // The omniscient reference gathers PageRank fastest, as in docs/results.md.
     const avg = Object.fromEntries(report.policies.map((p) => [p.policy, p.averageCumulativePageRank]));
     expect(avg.omniscient).toBeGreaterThan(avg['breadth-first']!);

@@ -4,16 +4,33 @@
  * Browser-safe: types and constant lists only, importing only browser-safe modules
  * (test/renderer/layers.test.ts); core/api/contract.ts joins the features into CrawlbenchApi.
  */
-import type { Evaluation, RankResult, RankRunSummary } from '../../ranking/report.js';
+import type { Evaluation, MeasureExtras, MeasureRequest, OrderExtras, RankResult, RankRunSummary } from '../../ranking/report.js';
 import type { Unsubscribe } from './shared.js';
 
-export type { CurvePoint } from '../../ranking/report.js';
+export type { ChoPoint, CurvePoint, IrScale, LocationKind, MeasureInfo, MeasureName, MeasureRequest } from '../../ranking/report.js';
 /** One PageRank run computed and stored, as `crawlbench rank` reports it. */
 export type PageRankRunDto = RankRunSummary;
 /** What runPageRank gives: the page graph's run and the site graph's. */
 export type PageRankResultDto = RankResult;
-/** How good a crawl's fetch order was (docs/design.md section 4), as `crawlbench eval` reports it. */
-export type EvaluationDto = Evaluation;
+/**
+ * How good a crawl's fetch order was (docs/design.md section 4), as `crawlbench eval --json`
+ * reports it: against its measure (PageRank, or one of Cho et al.'s), with Kendall's tau on
+ * Castillo's sample and Cho's Crawl & Stop curves.
+ */
+export type EvaluationDto = Evaluation & MeasureExtras & OrderExtras;
+
+/**
+ * What runEvaluation takes, as `crawlbench eval`'s flags (one schema, ranking/request-schema.ts):
+ * the measure and its hot threshold, an oracle crawl of the workspace by id, the curve's points.
+ */
+export interface EvaluationRequest extends MeasureRequest {
+  /** A crawl of this workspace whose values, matched by URL, are the truth. */
+  oracle?: string;
+  /** hotThreshold's older name (as `eval --threshold`); give one or the other. */
+  threshold?: number;
+  /** Points kept in the cumulative curve (2 to 100,000; default 1,000). */
+  points?: number;
+}
 
 /** One stored PageRank run read back as it is kept in the crawl file (no times: those are of the computation). */
 export type StoredPageRankRunDto = Omit<RankRunSummary, 'delta' | 'loadSeconds' | 'computeSeconds' | 'storeSeconds'> & {
@@ -48,7 +65,8 @@ export interface ResultsApi {
   cancelAnalysis(crawlId: string): Promise<void>;
   /** Progress of runPageRank and runEvaluation, per crawl. */
   onAnalysisProgress(cb: (e: AnalysisProgressEvent) => void): Unsubscribe;
-  runEvaluation(crawlId: string, opts?: { oracle?: string; threshold?: number; points?: number }): Promise<EvaluationDto>;
+  /** Refuses a bad request naming its field (CRAWL_BAD_OPTION), as the Results form does before sending it. */
+  runEvaluation(crawlId: string, opts?: EvaluationRequest): Promise<EvaluationDto>;
 }
 
 /** The Results methods a transport dispatches (those that return a promise). */

@@ -4,6 +4,7 @@
  * Browser-safe: types and constant lists only, importing only browser-safe modules
  * (test/renderer/layers.test.ts); core/api/contract.ts joins the features into CrawlbenchApi.
  */
+import type { MeasureRequest } from '../../ranking/report.js';
 import type { PolicyOutcomeJson, SimulateReportJson } from '../../simulator/report.js';
 import type { Unsubscribe, WireError } from './shared.js';
 
@@ -33,8 +34,12 @@ export interface SimulationSourcesDto {
   policies: Array<{ name: string; summary: string }>;
 }
 
-/** A simulation as `crawlbench simulate` takes it (one r, c and bandwidth; times in ms, bandwidth in bytes/s). */
-export interface SimulationRequest {
+/**
+ * A simulation as `crawlbench simulate` takes it (one r, c and bandwidth; times in ms, bandwidth
+ * in bytes/s). The measure fields choose what Cho et al.'s Crawl & Stop curves of every policy
+ * score (default PageRank; similarity needs a crawl as the source: a dataset holds no text).
+ */
+export interface SimulationRequest extends MeasureRequest {
   source: { kind: 'crawl' | 'dataset'; id: string };
   /** Policy names, or 'all' (every policy the simulator knows; topic only with a topic). */
   policies: string[];
