@@ -119,8 +119,9 @@ export async function reclaimStaleRun(dir: string, name: string, note: (line: st
       await waitGone(stuck, isWorker, 5000);
     }
   }
-  const store = run.brokerStore;
-  const isBroker = (cmd: string) => /nats-server/.test(cmd) && !!store && `${cmd} `.includes(` -sd ${store} `);
+  // The store the file names (an older coordinator's file names none: its default place then).
+  const store = run.brokerStore ?? join(dir, 'jetstream');
+  const isBroker = (cmd: string) => /nats-server/.test(cmd) && `${cmd} `.includes(` -sd ${store} `);
   if (run.brokerPid !== null && isBroker(commandLine(run.brokerPid) ?? '')) {
     note(`stopping the nats-server (process ${run.brokerPid}) the last coordinator left running on ${store}; a new one starts on the same storage`);
     process.kill(run.brokerPid, 'SIGTERM');
