@@ -6,10 +6,11 @@ import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { badOption } from '../errors.js';
 import { findIdMap, readAssignmentFile, type NewUrlRule } from '../parallel/assignment.js';
+import { MAX_REPLICAS } from '../parallel/broker.js';
 import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
 import { accountLines } from '../parallel/exchange-account.js';
 import { endWords } from './merge-command.js';
-import { choiceFlag, durationFlag, intFlag } from './args.js';
+import { choiceFlag, durationFlag, intFlag, rangeFlag } from './args.js';
 import { credentialsFromFlags, parallelShapeOfFlags, type PARALLEL_OPTIONS } from './parallel-flags.js';
 import type { FlagsOf } from './args.js';
 
@@ -20,6 +21,10 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
   const { parts: k, model } = parallelShapeOfFlags(flags);
   if (!flags.assign) throw badOption('--assign', 'required with --parts: hash, or a part vector file');
   const newUrls: NewUrlRule = choiceFlag(flags, 'new-urls', ['discoverer', 'hash']) ?? 'discoverer';
+  const replicas = rangeFlag(flags, 'replicas', (x) => Number.isInteger(x) && x >= 1 && x <= MAX_REPLICAS, `a number of copies from 1 to ${MAX_REPLICAS}`);
+  if (replicas !== undefined && replicas > 1 && !flags.broker) {
+    throw badOption('--replicas', `${replicas} copies need a NATS cluster: give one or more of its servers with --broker (the nats-server crawlbench starts is a single server)`);
+  }
   const vector = flags.assign === 'hash' ? null : readAssignmentFile(flags.assign, findIdMap(flags.assign, flags.ids), k, model);
   const settings = Crawler.plan({ ...input, seeds });
   const quiet = !!flags.quiet || !!flags.json;
@@ -30,6 +35,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
   const summary = await runCoordinator({
     db, settings, parts: k, model, vector, newUrls,
     ...(flags.broker ? { broker: flags.broker } : {}),
+    ...(replicas !== undefined ? { replicas } : {}),
     credentials: credentialsFromFlags(flags),
     localWorkers: intFlag(flags, 'local-workers', 0) ?? k,
     ...(flags['nats-server'] ? { natsServer: flags['nats-server'] } : {}),
@@ -56,7 +62,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
 export function parallelSummaryText(s: ParallelSummary): string {
   const m = s.merge;
   const lines = [
-    `parallel crawl ${s.name}: ${m.parts} parts, ${endWords(m)}, merged into ${m.out} in ${s.seconds.toFixed(1)} s (broker ${s.broker})`,
+    `parallel crawl ${s.name}: ${m.parts} parts, ${endWords(m)}, merged into ${m.out} in ${s.seconds.toFixed(1)} s (broker ${s.broker}${s.replicas > 1 ? `, ${s.replicas} copies of the stream` : ''})`,
     `  pages fetched ${m.pagesFetched}, known ${m.pagesKnown}, links ${m.links}, sites ${m.sites}`,
     `  fetched by two workers: ${m.fetchedTwice}${m.fetchedTwiceSample.length > 0 ? ` (${m.fetchedTwiceSample.slice(0, 3).join(', ')}${m.fetchedTwice > 3 ? ', ...' : ''})` : ''}`,
     `  worker restarts ${s.workerRestarts}, broker restarts ${s.brokerRestarts}`,

@@ -29,10 +29,12 @@ export const PARALLEL_OPTIONS = {
   'nats-server': { type: 'string' },
   'predict-from': { type: 'string' },
   'exchange-batch': { type: 'string' },
+  replicas: { type: 'string' },
 } as const;
 
 export const BROKER_USAGE = `  --broker nats://HOST:PORT   a running NATS server with JetStream (default: crawlbench starts
-                         nats-server on 127.0.0.1 with its storage beside the crawl)
+                         nats-server on 127.0.0.1 with its storage beside the crawl); for a
+                         NATS cluster, several of its servers separated by commas
   --nats-user U --nats-password P | --nats-token T | --nats-nkey FILE
                          the broker's credentials (required for a broker outside loopback;
                          also read from CRAWLBENCH_NATS_USER, _PASSWORD, _TOKEN, _NKEY_FILE)`;
@@ -55,6 +57,8 @@ export const PARALLEL_USAGE = `parallel crawl (docs/design.md section 6; README 
   --exchange-batch DURATION  hold the URLs found for each other part this long (2s, 500ms) and
                          send them in one message: fewer, larger messages against delay; the
                          summary states what batching merged (default: one message per page)
+  --replicas N           copies the broker keeps of the crawl's stream and buckets, 1 to 5
+                         (default: 3 on a NATS cluster of 3 servers or more, else 1)
 ${BROKER_USAGE}`;
 
 type BrokerFlags = { [K in keyof typeof BROKER_OPTIONS]?: string | undefined };

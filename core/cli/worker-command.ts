@@ -3,7 +3,7 @@ import { runWorker } from '../parallel/worker.js';
 import { defineCommand } from './command.js';
 import { BROKER_OPTIONS, BROKER_USAGE, credentialsFromFlags } from './parallel-flags.js';
 
-const USAGE = `crawlbench worker --broker nats://HOST:PORT --crawl NAME [--parts-to-take I,J,...] [--dir DIR]
+const USAGE = `crawlbench worker --broker nats://HOST:PORT --crawl NAME [--parts-to-take I,J,...] [--dir DIR] [--end-with-stdin]
 
 A worker of a parallel crawl (crawl --parts K): reads the crawl's definition from the broker,
 crawls the parts it takes, each into DIR/part-I.db, and exchanges URLs with the other parts
@@ -11,13 +11,16 @@ until the coordinator ends the crawl. Started again, it resumes from its databas
   --crawl NAME           the crawl's name (its --db without .db)
   --parts-to-take LIST   the parts this process crawls (default: all of them)
   --dir DIR              where the part databases live (default NAME.parts)
+  --end-with-stdin       pause (commit) and end when standard input closes: the coordinator
+                         starts its workers so, and they end with it however it dies
+SIGTERM or Ctrl-C pauses: every part commits and the worker ends.
 ${BROKER_USAGE}`;
 
 export const workerCommand = defineCommand({
   name: 'worker',
   summary: 'crawl parts of a parallel crawl whose definition a NATS broker holds',
   usage: USAGE,
-  options: { ...BROKER_OPTIONS, crawl: { type: 'string' }, 'parts-to-take': { type: 'string' }, dir: { type: 'string' } },
+  options: { ...BROKER_OPTIONS, crawl: { type: 'string' }, 'parts-to-take': { type: 'string' }, dir: { type: 'string' }, 'end-with-stdin': { type: 'boolean' } },
   async run(flags, positionals) {
     if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}"`);
     if (!flags.broker) throw badOption('--broker', 'required: the NATS server that holds the crawl (nats://HOST:PORT)');
@@ -29,7 +32,7 @@ export const workerCommand = defineCommand({
     });
     const summaries = await runWorker({
       broker: flags.broker, credentials: credentialsFromFlags(flags), crawl: flags.crawl,
-      ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}),
+      ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}), endWithStdin: !!flags['end-with-stdin'],
     });
     for (const s of summaries) process.stderr.write(`${s.db}: ${s.stopReason}, ${s.pagesFetched} pages fetched\n`);
     return 0;

@@ -8,8 +8,9 @@
  * file), so a crawl's URLs are never exchanged through an open server by mistake.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { executable, onPath } from '../graph/tools.js';
@@ -64,18 +65,29 @@ export function checkBrokerUrl(url: string, creds: BrokerCredentials): URL {
   return u;
 }
 
+/**
+ * --broker: one server's URL, or the URLs of several servers of one NATS cluster separated by
+ * commas (the client connects to any of them, and goes to another when its server is lost).
+ */
+export function checkBrokerUrls(list: string, creds: BrokerCredentials): URL[] {
+  const urls = list.split(',').map((s) => s.trim()).filter((s) => s !== '').map((u) => checkBrokerUrl(u, creds));
+  if (urls.length === 0) throw badOption('--broker', 'no server URL given (nats://HOST:PORT)');
+  if (new Set(urls.map((u) => u.protocol)).size > 1) throw badOption('--broker', `"${list}": use nats:// for every server or tls:// for every one`);
+  return urls;
+}
+
 /** Connects, retrying for ever once connected (a broker that is restarted is waited for). */
 export async function connectBroker(url: string, creds: BrokerCredentials, name: string, waitOnFirstConnect = false): Promise<NatsConnection> {
-  const u = checkBrokerUrl(url, creds);
+  const urls = checkBrokerUrls(url, creds);
   const auth = creds.nkeyFile ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(readFileSync(creds.nkeyFile, 'utf8').trim())) } : {};
   try {
     return await connect({
-      servers: `${u.hostname}:${u.port || 4222}`,
+      servers: urls.map((u) => `${u.hostname}:${u.port || 4222}`),
       name,
       ...(creds.user !== undefined ? { user: creds.user, pass: creds.password } : {}),
       ...(creds.token !== undefined ? { token: creds.token } : {}),
       ...auth,
-      ...(u.protocol === 'tls:' ? { tls: {} } : {}),
+      ...(urls[0]!.protocol === 'tls:' ? { tls: {} } : {}),
       maxReconnectAttempts: -1,
       waitOnFirstConnect,
       reconnectTimeWait: 250,
@@ -86,6 +98,43 @@ export async function connectBroker(url: string, creds: BrokerCredentials, name:
   } catch (err) {
     throw new CrawlError(ErrorCodes.BROKER_UNREACHABLE, `cannot reach the broker at ${url}: ${(err as Error).message}`);
   }
+}
+
+/** The most replicas a JetStream stream may have (NATS allows 1 to 5). */
+export const MAX_REPLICAS = 5;
+
+/**
+ * How many copies the crawl's stream and KV buckets keep when --replicas does not say: 1 on a
+ * single server; on a cluster of at least 3 servers (the server's INFO names its cluster and
+ * the client URLs of its servers, or --broker lists them), 3, so that losing one server loses
+ * nothing and the other two still form a majority.
+ */
+export function defaultReplicas(nc: NatsConnection, given: string): number {
+  const info = nc.info;
+  if (!info?.cluster) return 1;
+  const servers = Math.max(new Set(info.connect_urls ?? []).size, given.split(',').filter((s) => s.trim() !== '').length);
+  return servers >= 3 ? 3 : 1;
+}
+
+/**
+ * Closes a connection after what it still holds to send has reached the server (a flush's
+ * round trip, at most `ms`): the client's close() drops its outbound buffer, and with it the
+ * acknowledgements of a worker's last commit, which the server would then deliver again only
+ * after the consumer's ack wait.
+ */
+export async function closeConnection(nc: NatsConnection, ms = 2000): Promise<void> {
+  await waitAtMost(nc.flush(), ms);
+  await nc.close().catch(() => {});
+}
+
+/**
+ * Waits for a broker operation at most `ms` (a broker that is away would hold it for its own
+ * timeout, or for ever); its failure is ignored: for what a pausing worker tries on its way out.
+ */
+export async function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.catch(() => {}), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 /** nats-server: the given path, else PATH, else Debian's /usr/sbin/nats-server; a missing one is said in one line. */
@@ -142,11 +191,25 @@ export class EmbeddedBroker {
     return b;
   }
 
+  /** Where nats-server writes its log (its standard error), in its storage folder. */
+  get logFile(): string {
+    return join(this.storeDir, 'nats-server.log');
+  }
+
   private async spawn(): Promise<void> {
-    const child = spawn(this.program, ['-js', '-sd', this.storeDir, '-a', '127.0.0.1', '-p', String(this.port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    mkdirSync(this.storeDir, { recursive: true });
+    // Its standard error goes to a file, not a pipe to this process: a pipe would end it
+    // (SIGPIPE) at its next line once this process is gone, at a moment nobody chose; the
+    // next run finds it by its pid and stops it (stale-run.ts).
+    const log = openSync(this.logFile, 'a');
+    const from = fstatSync(log).size;
+    let child: ChildProcess;
+    try {
+      child = spawn(this.program, ['-js', '-sd', this.storeDir, '-a', '127.0.0.1', '-p', String(this.port)], { stdio: ['ignore', 'ignore', log] });
+    } finally {
+      closeSync(log);
+    }
     this.child = child;
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
     child.once('exit', (code, signal) => {
       if (this.stopping || this.child !== child) return;
       this.child = null;
@@ -154,7 +217,8 @@ export class EmbeddedBroker {
       this.onNote(`nats-server ended (${signal ?? `exit ${code}`}); starting it again on port ${this.port}`);
       setTimeout(() => void this.spawn().catch((e) => this.onNote(`nats-server did not start again: ${(e as Error).message}`)), 200);
     });
-    await waitForPort(this.port, 10_000, () => (child.exitCode !== null ? `nats-server exited: ${err.trim().split('\n').pop() ?? ''}` : null));
+    const lastLine = () => readFileSync(this.logFile, 'utf8').slice(from).trim().split('\n').pop() ?? '';
+    await waitForPort(this.port, 10_000, () => (child.exitCode !== null ? `nats-server exited: ${lastLine()}` : null));
   }
 
   /** Ends the broker (SIGTERM, then SIGKILL after 5 s). */

@@ -7,8 +7,8 @@
  * and merges the parts into NAME.db.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { CrawlSettings } from '../config/settings.js';
@@ -17,10 +17,11 @@ import { END_REASON } from '../engine/crawler.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
-import { EmbeddedBroker, connectBroker, credentialsEnv, findNatsServer, type BrokerCredentials } from './broker.js';
-import { HEARTBEAT_MS, consumerName, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, type BrokerCredentials } from './broker.js';
+import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
+import { reclaimStaleRun, refuseIfRunning, writeRunFile } from './stale-run.js';
 
 export interface CoordinatorOptions {
   /** NAME.db: the merged crawl; the parts go to NAME.parts. */
@@ -30,7 +31,10 @@ export interface CoordinatorOptions {
   model: PartModel;
   vector: PartVector | null;
   newUrls: NewUrlRule;
+  /** One server's URL, or several of one cluster separated by commas. */
   broker?: string;
+  /** Copies of the stream and buckets the broker keeps (--replicas; default: defaultReplicas). */
+  replicas?: number;
   credentials: BrokerCredentials;
   localWorkers: number;
   natsServer?: string;
@@ -55,6 +59,8 @@ export interface CoordinatorOptions {
 export interface ParallelSummary extends ExchangeAccount {
   name: string;
   broker: string;
+  /** Copies the broker kept of the crawl's stream and buckets. */
+  replicas: number;
   merge: MergeResult;
   workerRestarts: number;
   brokerRestarts: number;
@@ -74,28 +80,35 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     throw new CrawlError(ErrorCodes.OUTPUT_EXISTS, `${o.db} exists: a parallel crawl writes its merged crawl there (choose another --db; a parallel crawl ended at its page limit goes on with a higher --max-pages)`);
   }
   const t0 = Date.now();
-  const dir = partsDir(o.db);
+  // Absolute: the workers' command lines and the broker's store name it so (stale-run.ts finds them by it).
+  const dir = resolve(partsDir(o.db));
   const name = crawlName(o.db);
   mkdirSync(dir, { recursive: true });
   refuseIfRunning(dir, name);
-  const embedded = o.broker ? null : await EmbeddedBroker.start(findNatsServer(o.natsServer), join(dir, 'jetstream'), null, o.note);
+  const program = o.broker ? null : findNatsServer(o.natsServer);
+  // A coordinator killed with kill -9 may have left its workers and its nats-server running.
+  await reclaimStaleRun(dir, name, o.note);
+  const store = join(dir, 'jetstream');
+  const embedded = program ? await EmbeddedBroker.start(program, store, null, o.note) : null;
   const url = o.broker ?? embedded!.url;
   const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
   const workers: LocalWorkers = new LocalWorkers(o, url, name, dir);
   try {
-    const kv = await crawlBucket(nc, name, true);
-    const defined = await defineCrawl(kv, definition(o, name), o.vector);
+    const replicas = o.replicas ?? defaultReplicas(nc, url);
+    const kv = await crawlBucket(nc, name, replicas);
+    const defined = await defineCrawl(kv, definition(o, name, replicas), o.vector);
     const { resumed } = defined;
     if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${defined.def.parts} parts)`);
     const def = resumed && o.maxPagesNow !== undefined ? await newPageLimit(kv, defined.def, o.maxPagesNow, o.note) : defined.def;
+    if ((def.replicas ?? 1) > 1) o.note(`the broker keeps ${def.replicas} copies of the crawl's stream and buckets (a NATS cluster: a server lost loses nothing)`);
     await kv.delete('end');
-    const jsm = await ensureStream(nc, name, def.parts);
+    const jsm = await ensureStream(nc, name, def.parts, def.replicas ?? 1);
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
     const beat = setInterval(() => {
-      void kv.put('coordinator', String(Date.now())).catch(() => {});
-      writeFileSync(join(dir, 'coordinator.json'), JSON.stringify({ pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, workers: workers.pids() }));
+      void kv.put('coordinator', coordinatorBeat()).catch(() => {});
+      writeRunFile(dir, { pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, brokerStore: embedded ? store : null, workers: workers.pids() });
     }, HEARTBEAT_MS);
-    await kv.put('coordinator', String(Date.now()));
+    await kv.put('coordinator', coordinatorBeat());
     try {
       workers.start(def.parts);
       if (!(await waitForEnd(kv, jsm, def, o.progress, o.signal))) {
@@ -116,10 +129,10 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const merge = mergeParts(dir, o.db, { settings: def.settings, force: again });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
-    return { name, broker: url, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
+    return { name, broker: url, replicas: def.replicas ?? 1, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
   } finally {
     workers.killAll();
-    await nc.close().catch(() => {});
+    await closeConnection(nc);
     await embedded?.stop();
   }
 }
@@ -142,38 +155,19 @@ function endedAtPageLimit(db: string): boolean {
   }
 }
 
-/** A coordinator of this crawl still alive on this machine (its coordinator.json): refused before any broker starts. */
-function refuseIfRunning(dir: string, name: string): void {
-  const file = join(dir, 'coordinator.json');
-  if (!existsSync(file)) return;
-  let pid: number;
-  try {
-    pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid: unknown }).pid);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid === process.pid) return;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return; // gone: this run resumes the crawl
-  }
-  throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${name} is already running (its coordinator is process ${pid}); wait for it, or stop it first`);
-}
-
 /** NAME of NAME.db, as a NATS subject token. */
 export function crawlName(db: string): string {
   const base = db.replace(/\\/g, '/').split('/').pop()!.replace(/\.db$/, '');
   return base.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'crawl';
 }
 
-function definition(o: CoordinatorOptions, name: string): ParallelDefinition {
+function definition(o: CoordinatorOptions, name: string, replicas: number): ParallelDefinition {
   const max = o.settings.maxPages;
   // --max-pages is split among the parts (see README: a shared counter would cost a broker round trip per page).
   const share = max === null ? null : Array.from({ length: o.parts }, (_, i) => partShare(max, o.parts, i));
   return {
     name, parts: o.parts, model: o.model, assign: o.vector ? o.vector.file : 'hash', newUrls: o.newUrls, settings: o.settings,
-    maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, vectorChunks: 0, createdAt: new Date().toISOString(),
+    maxPagesShare: share, exchangeBatchMs: o.exchangeBatchMs ?? 0, replicas, vectorChunks: 0, createdAt: new Date().toISOString(),
   };
 }
 
@@ -262,8 +256,10 @@ class LocalWorkers {
   }
 
   private spawn(w: number, parts: number[]): void {
-    const args = [...this.o.crawlbench.slice(1), 'worker', '--broker', this.url, '--crawl', this.name, '--dir', this.dir, '--parts-to-take', parts.join(',')];
-    const child = spawn(this.o.crawlbench[0]!, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...credentialsEnv(this.o.credentials) } });
+    const args = [...this.o.crawlbench.slice(1), 'worker', '--broker', this.url, '--crawl', this.name, '--dir', this.dir, '--parts-to-take', parts.join(','), '--end-with-stdin'];
+    // Its standard input is a pipe from this process, never written: it closes when this process
+    // ends however it ends (kill -9 included), and the worker then pauses (worker-lifeline.ts).
+    const child = spawn(this.o.crawlbench[0]!, args, { stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, ...credentialsEnv(this.o.credentials) } });
     this.children.set(w, child);
     child.once('exit', (code, signal) => {
       if (this.ending) return;

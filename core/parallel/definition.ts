@@ -4,17 +4,20 @@
  * the definition (settings with every seed, K, the model, the assignment and the vector), the
  * workers' status, the coordinator's heartbeat and the end; a stream `crawlbench_NAME` whose
  * subject `crawlbench.NAME.part.I` carries the URLs found for part I, read by part I's durable
- * consumer `part-I` with explicit acks.
+ * consumer `part-I` with explicit acks. On a NATS cluster the stream, its consumers and the
+ * buckets keep `replicas` copies (the definition's; consumers take their stream's).
  *
  * The definition is written with create-if-absent: a second coordinator of a crawl whose
  * coordinator still beats is refused; one whose coordinator is gone resumes it.
  */
+import { hostname } from 'node:os';
 import { jetstreamManager, AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import type { NewUrlRule, PartModel, PartVector } from './assignment.js';
+import { processAlive } from './stale-run.js';
 
 export interface ParallelDefinition {
   name: string;
@@ -28,6 +31,11 @@ export interface ParallelDefinition {
   maxPagesShare: number[] | null;
   /** --exchange-batch: how long URLs for a remote part are held before they are sent, in ms (0 or absent: not held). */
   exchangeBatchMs?: number;
+  /**
+   * Copies the broker keeps of the crawl's stream and buckets (1 when absent): more than one on
+   * a NATS cluster, so that losing a server loses nothing (--replicas).
+   */
+  replicas?: number;
   /** Keys under which the vector is stored in chunks (0 for hash). */
   vectorChunks: number;
   createdAt: string;
@@ -66,8 +74,29 @@ export const streamName = (name: string) => `crawlbench_${name}`;
 export const partSubject = (name: string, part: number) => `crawlbench.${name}.part.${part}`;
 export const consumerName = (part: number) => `part-${part}`;
 const VECTOR_CHUNK = 20_000;
+/** How long a delivered message waits for its acknowledgement before it is delivered again. */
+export const ACK_WAIT_MS = 5000;
 /** The coordinator's heartbeat is this old at most while it runs. */
 export const HEARTBEAT_MS = 1000;
+
+/**
+ * The coordinator's heartbeat in the bucket: `MS PID@HOST`, the time it was written and by which
+ * process, so that a coordinator of this machine that was killed is known dead at once (its
+ * beat, younger than 3 s, would otherwise refuse the same command run again right away).
+ */
+export function coordinatorBeat(): string {
+  return `${Date.now()} ${process.pid}@${hostname()}`;
+}
+
+/** A beat's age in ms; Infinity when none, or when its process was of this machine and is gone. */
+function beatAge(beat: string | null): number {
+  if (beat === null) return Infinity;
+  const [at, who] = beat.split(' ');
+  const [pid, host] = (who ?? '').split('@');
+  if (host === hostname() && pid !== process.pid.toString() && !processAlive(Number(pid))) return Infinity;
+  const age = Date.now() - Number(at);
+  return Number.isFinite(age) ? age : Infinity;
+}
 
 /** A key's value, or null when it was never put or was deleted (a deleted key reads as a tombstone). */
 export async function kvText(kv: KV, key: string): Promise<string | null> {
@@ -75,9 +104,34 @@ export async function kvText(kv: KV, key: string): Promise<string | null> {
   return e && e.operation === 'PUT' ? e.string() : null;
 }
 
-export async function crawlBucket(nc: NatsConnection, name: string, create: boolean): Promise<KV> {
+/**
+ * Creates a stream or bucket with `replicas` copies; a broker that cannot keep that many (a single
+ * server, or a cluster of fewer servers) refuses it in words that name --replicas.
+ */
+export async function replicated<T>(replicas: number, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (err) {
+    if (replicas <= 1) throw err;
+    throw badOption('--replicas', `the broker cannot keep ${replicas} copies of the crawl's stream and buckets (${(err as Error).message}): that needs a NATS cluster of at least ${replicas} servers with JetStream`);
+  }
+}
+
+/**
+ * The crawl's bucket: opened (a worker: `replicas` null), or created with `replicas` copies by
+ * the coordinator (a resumed crawl's bucket is opened as it was made).
+ */
+export async function crawlBucket(nc: NatsConnection, name: string, replicas: number | null): Promise<KV> {
   const kvm = new Kvm(nc);
-  if (create) return kvm.create(`crawlbench_${name}`, { history: 1 });
+  if (replicas !== null) {
+    try {
+      const kv = await kvm.open(`crawlbench_${name}`);
+      await kv.status();
+      return kv;
+    } catch {
+      return replicated(replicas, () => kvm.create(`crawlbench_${name}`, { history: 1, replicas }));
+    }
+  }
   try {
     const kv = await kvm.open(`crawlbench_${name}`);
     await kv.status();
@@ -105,8 +159,7 @@ export async function defineCrawl(kv: KV, def: ParallelDefinition, vector: PartV
   } catch (err) {
     const stored = await kvText(kv, 'definition');
     if (stored === null) throw err;
-    const beat = await kvText(kv, 'coordinator');
-    const age = beat !== null ? Date.now() - Number(beat) : Infinity;
+    const age = beatAge(await kvText(kv, 'coordinator'));
     if (age < 3 * HEARTBEAT_MS) {
       throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${def.name} is already running (its coordinator beat ${Math.round(age)} ms ago); wait for it, or stop it first`);
     }
@@ -132,14 +185,14 @@ export async function readDefinition(kv: KV): Promise<{ def: ParallelDefinition;
 }
 
 /** The stream and one durable consumer per part (idempotent). */
-export async function ensureStream(nc: NatsConnection, name: string, k: number): Promise<JetStreamManager> {
+export async function ensureStream(nc: NatsConnection, name: string, k: number, replicas: number): Promise<JetStreamManager> {
   const jsm = await jetstreamManager(nc);
   const stream = streamName(name);
   try {
     await jsm.streams.info(stream);
   } catch {
     // Duplicates are dropped by message id within 10 minutes: a worker's outbox is republished well within it.
-    await jsm.streams.add({ name: stream, subjects: [`crawlbench.${name}.part.*`], duplicate_window: 600 * 1e9 });
+    await replicated(replicas, () => jsm.streams.add({ name: stream, subjects: [`crawlbench.${name}.part.*`], duplicate_window: 600 * 1e9, num_replicas: replicas }));
   }
   for (let p = 0; p < k; p++) {
     try {
@@ -150,7 +203,11 @@ export async function ensureStream(nc: NatsConnection, name: string, k: number):
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         filter_subject: partSubject(name, p),
-        ack_wait: 30 * 1e9,
+        // A worker acknowledges after its next commit (every second). Messages on the wire when a
+        // worker was killed or paused are never acknowledged: they come back after this wait (a
+        // broker started again keeps them pending that long), so it is short; a redelivery of a
+        // message taken in is absorbed (exchange_seen).
+        ack_wait: ACK_WAIT_MS * 1e6,
         max_ack_pending: 10_000,
       });
     }

@@ -25,6 +25,7 @@ import type { ForeignLink, PartHook } from '../engine/context.js';
 import { discover } from '../engine/discovery.js';
 import type { ExchangeStore, HeldRow } from '../store/exchange-store.js';
 import { DISCOVERER, type Assignment } from './assignment.js';
+import { waitAtMost } from './broker.js';
 import { consumerName, partSubject, streamName } from './definition.js';
 import type { SitemapClaims } from './sitemap-claims.js';
 
@@ -46,6 +47,8 @@ interface LinkMessage {
 }
 
 const PUBLISH_CHUNK = 256;
+/** How long a closing part waits for its outbox to be published. */
+const CLOSE_PUBLISH_MS = 3000;
 /** A batch's held links at most (JSON): well under NATS's default largest message, 1 MiB. */
 const BATCH_BYTES = 256 * 1024;
 
@@ -55,8 +58,15 @@ export class PartExchange implements PartHook {
   private crawler: Crawler | null = null;
   private store: ExchangeStore | null = null;
   private ended = false;
-  private publishing = false;
+  /** The outbox being published, if it is. */
+  private publishing: Promise<void> | null = null;
+  /** close() was called: nothing more is published or retried (the crawler closes its database next). */
+  private closed = false;
   private held: JsMsg[] = [];
+  /** Delivered after the end: never taken in, handed back by close(). */
+  private late: JsMsg[] = [];
+  /** Asking the consumer for messages; false once the worker pauses (stopPulling). */
+  private pulling = true;
   private messages: ConsumerMessages | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   /** Messages taken in and published by this process (for the status line). */
@@ -226,6 +236,35 @@ export class PartExchange implements PartHook {
     this.store!.seal(part, lastId, id, JSON.stringify(body), links.length, urlBytes, heldMs);
   }
 
+  /**
+   * The crawler has made its last commit (it ended or paused): no more messages are taken, and
+   * those taken in since that commit, or delivered after the end, are handed back (nak) once the
+   * subscription is closed, so that the next run of this part gets them at once, not after the
+   * consumer's ack wait (handed back before, they would come straight back to this subscription).
+   */
+  async close(): Promise<void> {
+    await this.end();
+    // A publishing under way may finish (its rows leave the outbox) for a while; a broker that is
+    // away leaves them in the outbox for the next run. Then no retry keeps the process alive.
+    await waitAtMost(this.publish(), CLOSE_PUBLISH_MS);
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    for (const m of [...this.held, ...this.late]) m.nak();
+    this.held = [];
+    this.late = [];
+  }
+
+  /**
+   * The worker is pausing: no more messages are asked for. Those already on their way are still
+   * taken in, into the batch the pause commits last, and so acknowledged with it: a message
+   * delivered but never acknowledged would wait out the consumer's ack wait in the next run,
+   * since a broker started again keeps it pending.
+   */
+  stopPulling(): void {
+    this.pulling = false;
+    void this.messages?.close()?.catch(() => {});
+  }
+
   /** The coordinator ended the crawl: stop taking messages and let the crawler finish. */
   async end(): Promise<void> {
     this.ended = true;
@@ -234,35 +273,47 @@ export class PartExchange implements PartHook {
     this.crawler?.wake();
   }
 
-  private async publish(): Promise<void> {
-    if (this.publishing || !this.store) return;
-    this.publishing = true;
+  private publish(): Promise<void> {
+    if (this.publishing || !this.store || this.closed) return this.publishing ?? Promise.resolve();
+    this.publishing = this.publishOutbox().finally(() => (this.publishing = null));
+    return this.publishing;
+  }
+
+  private async publishOutbox(): Promise<void> {
+    const store = this.store!;
     try {
       for (let after = 0; ; ) {
-        const rows = this.store.outbox(after, this.committedTop, PUBLISH_CHUNK);
+        const rows = store.outbox(after, this.committedTop, PUBLISH_CHUNK);
         if (rows.length === 0) break;
         await Promise.all(rows.map((r) => this.js.publish(partSubject(this.name, r.part), r.payload, { msgID: r.msgId, timeout: 10_000 })));
-        for (const r of rows) this.store.published(r.id);
+        if (this.closed) return; // its database may be closed: the rows stay, and the next run's republishing is dropped as duplicates
+        for (const r of rows) store.published(r.id);
         this.sent += rows.length;
         after = rows[rows.length - 1]!.id;
       }
     } catch (err) {
+      if (this.closed) return; // the rows stay in the outbox for the next run
       // The broker is away: the rows stay in the outbox and are published when it answers.
       this.onNote(`part ${this.part}: publishing waits for the broker (${(err as Error).message})`);
       if (!this.retryTimer) this.retryTimer = setTimeout(() => ((this.retryTimer = null), void this.publish()), 1000);
-    } finally {
-      this.publishing = false;
     }
   }
 
   private async consume(): Promise<void> {
-    while (!this.ended) {
+    while (!this.ended && this.pulling) {
       try {
         const consumer = await this.js.consumers.get(streamName(this.name), consumerName(this.part));
-        this.messages = await consumer.consume({ max_messages: 512, idle_heartbeat: 2000 });
-        for await (const m of this.messages) this.take(m);
+        // Pulls expire after 5 s (the client's default is 30 s): a consumer whose leader moved to
+        // another server of a cluster is asked again that soon, where the client would back off 30 s.
+        const messages = await consumer.consume({ max_messages: 512, expires: 5000, idle_heartbeat: 2000 });
+        this.messages = messages;
+        if (this.ended || !this.pulling) {
+          await messages.close()?.catch(() => {});
+          break;
+        }
+        for await (const m of messages) this.take(m);
       } catch (err) {
-        if (this.ended) break;
+        if (this.ended || !this.pulling) break;
         this.onNote(`part ${this.part}: taking URLs waits for the broker (${(err as Error).message})`);
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -271,7 +322,7 @@ export class PartExchange implements PartHook {
 
   /** A message's URLs discovered in the open batch; acknowledged after it commits. */
   private take(m: JsMsg): void {
-    if (this.ended) return;
+    if (this.ended) return void this.late.push(m); // handed back by close(), for whoever takes this part next
     const body = JSON.parse(m.string()) as LinkMessage | ShorterPaths;
     if ('shorter' in body) return this.takeShorterPaths(m, body);
     let urlBytes = 0;

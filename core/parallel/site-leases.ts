@@ -105,11 +105,11 @@ export class SiteLeases {
     this.timer.unref();
   }
 
-  /** Opens (or creates) the crawl's lease bucket, whose max age bounds a dead worker's leases. */
-  static async bucket(nc: NatsConnection, crawl: string, maxAgeMs: number): Promise<KV> {
+  /** Opens (or creates, with `replicas` copies) the crawl's lease bucket, whose max age bounds a dead worker's leases. */
+  static async bucket(nc: NatsConnection, crawl: string, maxAgeMs: number, replicas = 1): Promise<KV> {
     const kvm = new Kvm(nc);
     try {
-      return await kvm.create(leaseBucketName(crawl), { history: 1, ttl: maxAgeMs });
+      return await kvm.create(leaseBucketName(crawl), { history: 1, ttl: maxAgeMs, replicas });
     } catch {
       return await kvm.open(leaseBucketName(crawl));
     }
@@ -269,7 +269,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** A worker's leases for part `part` of the crawl: the bucket's max age from the crawl's w (leaseMaxAge). */
-export async function partLeases(nc: NatsConnection, crawl: string, part: number, w: number): Promise<SiteLeases> {
+export async function partLeases(nc: NatsConnection, crawl: string, part: number, w: number, replicas: number): Promise<SiteLeases> {
   const maxAge = leaseMaxAge(w);
-  return new SiteLeases(await SiteLeases.bucket(nc, crawl, maxAge), `part-${part}@${hostname()}:${process.pid}`, maxAge);
+  return new SiteLeases(await SiteLeases.bucket(nc, crawl, maxAge, replicas), `part-${part}@${hostname()}:${process.pid}`, maxAge);
 }

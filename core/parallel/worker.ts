@@ -20,11 +20,12 @@ import type { StatsSnapshot } from '../engine/stats-report.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { ExchangeStore } from '../store/exchange-store.js';
 import { Assignment } from './assignment.js';
-import { connectBroker, type BrokerCredentials } from './broker.js';
+import { closeConnection, connectBroker, waitAtMost, type BrokerCredentials } from './broker.js';
 import { crawlBucket, kvText, partShare, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { PartExchange } from './exchange.js';
 import { partLeases, type SiteLeases } from './site-leases.js';
 import { SitemapClaims } from './sitemap-claims.js';
+import { WorkerLifeline } from './worker-lifeline.js';
 
 export interface WorkerOptions {
   broker: string;
@@ -34,6 +35,8 @@ export interface WorkerOptions {
   parts?: number[];
   /** Where the part databases live (default NAME.parts in the working folder). */
   dir?: string;
+  /** Pause and end when standard input closes: the pipe of the coordinator that started this worker (worker-lifeline.ts). */
+  endWithStdin?: boolean;
   onNote?: (line: string) => void;
 }
 
@@ -44,10 +47,15 @@ export function partDbPath(dir: string, part: number): string {
 /** Runs the parts given until the coordinator ends the crawl; resolves with each part's summary. */
 export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
   const note = opts.onNote ?? ((line: string) => process.stderr.write(line + '\n'));
+  // Watched from the start: a coordinator that dies while this worker waits for the broker ends it too.
+  const lifeline = new WorkerLifeline(note, opts.endWithStdin ?? false);
   // A worker started while the broker is away waits for it.
-  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`, true);
+  const nc = await connectBroker(opts.broker, opts.credentials, `crawlbench worker ${opts.crawl}`, true).catch((err: unknown) => {
+    lifeline.close();
+    throw err;
+  });
   try {
-    const kv = await crawlBucket(nc, opts.crawl, false);
+    const kv = await crawlBucket(nc, opts.crawl, null);
     const { def, vector } = await readDefinition(kv);
     const parts = opts.parts ?? Array.from({ length: def.parts }, (_, i) => i);
     for (const p of parts) {
@@ -56,9 +64,10 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
     const dir = opts.dir ?? `${def.name}.parts`;
     mkdirSync(dir, { recursive: true });
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, vector, def.newUrls);
-    return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note)));
+    return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note, lifeline)));
   } finally {
-    await nc.close().catch(() => {});
+    await closeConnection(nc);
+    lifeline.close();
   }
 }
 
@@ -113,7 +122,7 @@ function partLimits(def: ParallelDefinition, part: number): PartLimits {
   };
 }
 
-async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void): Promise<CrawlSummary> {
+async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assignment: Assignment, part: number, dir: string, note: (l: string) => void, lifeline: WorkerLifeline): Promise<CrawlSummary> {
   // With a page assignment several workers reach a site: one claims its sitemaps (sitemap-claims.ts).
   const claims = def.settings.sitemaps && def.model === 'page' ? new SitemapClaims(kv, part) : null;
   const exchange = new PartExchange(part, def.name, assignment, jetstream(nc), note, def.exchangeBatchMs ?? 0, claims);
@@ -121,7 +130,7 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
   const limits = partLimits(def, part);
   const maxPages = limits.maxPages;
   // A page assignment puts a site's pages on several workers: its connections are leased (site-leases.ts).
-  const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w) : null;
+  const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w, def.replicas ?? 1) : null;
   const crawler = openPart(path, def, limits, { parts: exchange, ...(leases ? { gate: leases } : {}) });
   const store = new ExchangeStore(crawler.ctx.store.db, part);
   exchange.attach(crawler, store);
@@ -148,17 +157,20 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
       .catch(() => {}) // the broker is away: the next tick tries again
       .finally(() => (ticking = false));
   }, 500);
-  const onSignal = () => crawler.pause();
-  process.on('SIGTERM', onSignal);
+  const unwatch = lifeline.add(() => {
+    exchange.stopPulling();
+    crawler.pause();
+  });
   try {
     const summary = await crawler.run();
     clearInterval(timer);
-    await status(summary.stopReason === 'paused' ? 'paused' : 'ended').catch(() => {});
+    // For the coordinator's view; bounded, as a worker pausing because its broker is away cannot write it.
+    await waitAtMost(status(summary.stopReason === 'paused' ? 'paused' : 'ended'), 1000);
     return summary;
   } finally {
-    await exchange.end(); // a paused or failed run stops taking messages too
+    await exchange.close(); // a paused or failed run stops taking messages too, and hands back those it took since its last commit
     clearInterval(timer);
-    process.off('SIGTERM', onSignal);
+    unwatch();
     leases?.close();
     crawler.close();
   }

@@ -7,79 +7,22 @@
  * nats-server stopped (SIGSTOP) for 10 s, nats-server killed (SIGKILL) and started again by the
  * coordinator; and the refusals.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import Sqlite from '../../core/store/sqlite.js';
-import { generateWeb } from '../../core/testweb/generator.js';
-import { seedUrls } from '../../core/testweb/web.js';
+import { fetchedUrls, parallelCrawl, parallelTestWeb, processes, sleep, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { politenessViolations } from '../helpers/politeness.js';
-import { BIN, crawlbench, run, type RunResult } from '../helpers/run.js';
+import { crawlbench, run, type RunResult } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { serve } from '../helpers/web.js';
 import { describeWith, itWith, refPath } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-');
 
-interface Summary {
-  merge: { pagesFetched: number; fetchedTwice: number; workers: { part: number; pagesFetched: number }[]; exchange: { direction: string; messages: number }[] };
-  measured: { messages: number; volume: number };
-  prediction: { messages: number; volume: number } | null;
-  workerRestarts: number;
-  brokerRestarts: number;
-}
-
-function fetchedUrls(db: string): string[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
-  } finally {
-    d.close();
-  }
-}
-
-/** Starts `crawlbench crawl --parts 4 ...` and resolves with its result; `during` runs while it crawls. */
-function parallelCrawl(db: string, args: string[], during?: (partsDir: string) => Promise<void>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b));
-    child.on('error', reject);
-    // A crawl that does not end is interrupted (it pauses) so that the test says what it printed.
-    const guard = setTimeout(() => child.kill('SIGINT'), 100_000);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    });
-    if (during) void during(db.replace(/\.db$/, '.parts')).catch(reject);
-  });
-}
-
-/** The crawl's processes once the coordinator has written them (coordinator.json). */
-async function processes(partsDir: string): Promise<{ brokerPid: number; workers: number[] }> {
-  const file = join(partsDir, 'coordinator.json');
-  for (let i = 0; i < 200; i++) {
-    if (existsSync(file)) {
-      const p = JSON.parse(readFileSync(file, 'utf8')) as { brokerPid: number; workers: number[] };
-      if (p.workers.length === 4) return p;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the coordinator wrote no coordinator.json');
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Summary = ParallelSummaryJson;
 
 describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream', async () => {
-  // 600 pages on 24 sites; a latency so that a crawl lasts long enough for the faults.
-  const web = generateWeb({ seed: 25, sites: 24, pages: 600, latency: { maxMs: 5 } });
-  const { server, port } = await serve(web);
-  const seeds = join(dir, 'seeds.txt');
-  writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
-  const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
+  // 600 pages: a crawl lasts long enough for the faults.
+  const { web, server, flags } = await parallelTestWeb(dir, 600);
   const single = join(dir, 'single.db');
   let truth: string[] = [];
 

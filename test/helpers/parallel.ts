@@ -1,0 +1,137 @@
+/**
+ * The parallel crawl's tests (test/parallel/): the built `crawlbench crawl --parts K ...` run as
+ * a child process, the processes it names in NAME.parts/coordinator.json, and a crawl's fetched
+ * URLs read straight from its database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commandLine } from '../../core/parallel/stale-run.js';
+import Sqlite from '../../core/store/sqlite.js';
+import { generateWeb } from '../../core/testweb/generator.js';
+import type { TestWebServer } from '../../core/testweb/server.js';
+import { seedUrls, type Web } from '../../core/testweb/web.js';
+import { BIN, type RunResult } from './run.js';
+import { serve } from './web.js';
+
+export interface ParallelSummaryJson {
+  merge: { pagesFetched: number; fetchedTwice: number; workers: { part: number; pagesFetched: number }[]; exchange: { direction: string; messages: number }[] };
+  measured: { messages: number; volume: number };
+  prediction: { messages: number; volume: number } | null;
+  workerRestarts: number;
+  brokerRestarts: number;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One column of a query's rows, read from a crawl database opened read-only. */
+function column<T>(db: string, sql: string): T[] {
+  const d = new Sqlite(db, { readonly: true });
+  try {
+    return d.prepare(sql).pluck().all() as T[];
+  } finally {
+    d.close();
+  }
+}
+
+export function fetchedUrls(db: string): string[] {
+  return column<string>(db, 'SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url');
+}
+
+/** The kinds of a crawl database's events (start, pause, finish, ...), in order. */
+export function eventKinds(db: string): string[] {
+  return column<string>(db, 'SELECT kind FROM events ORDER BY id');
+}
+
+/**
+ * The parallel tests' web, served on 127.0.0.1 for the rest of the file: `pages` pages on 24
+ * sites with a latency, so that a crawl lasts long enough for a fault; its seed file in `dir`,
+ * and the crawl flags every crawl of it takes.
+ */
+export async function parallelTestWeb(dir: string, pages: number): Promise<{ web: Web; server: TestWebServer; port: number; seeds: string; flags: string[] }> {
+  const web = generateWeb({ seed: 25, sites: 24, pages, latency: { maxMs: 5 } });
+  const { server, port } = await serve(web);
+  const seeds = join(dir, 'seeds.txt');
+  writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
+  const flags = ['--seeds', seeds, '--resolve', '*.demo=127.0.0.1', '--w', '0', '--r', '8', '--retry-base', '200ms', '--quiet'];
+  return { web, server, port, seeds, flags };
+}
+
+export interface StartedCrawl {
+  child: ChildProcess;
+  /** The coordinator process has exited. */
+  exited: Promise<void>;
+  /** Its output has closed too: every process that shares it (its workers) has ended. */
+  done: Promise<RunResult>;
+}
+
+/** Starts `crawlbench crawl --db DB ARGS` (a crawl that does not end within 100 s is interrupted: it pauses, and the test says what it printed). */
+export function startCrawl(db: string, args: string[]): StartedCrawl {
+  const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (b: Buffer) => (stdout += b));
+  child.stderr!.on('data', (b: Buffer) => (stderr += b));
+  const guard = setTimeout(() => child.kill('SIGINT'), 100_000);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const done = new Promise<RunResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  return { child, exited, done };
+}
+
+/** Runs `crawlbench crawl --db DB ARGS` to its end; `during` runs while it crawls, given NAME.parts. */
+export function parallelCrawl(db: string, args: string[], during?: (partsDir: string) => Promise<void>): Promise<RunResult> {
+  const { done } = startCrawl(db, args);
+  if (!during) return done;
+  return new Promise((resolve, reject) => {
+    during(db.replace(/\.db$/, '.parts')).catch(reject);
+    done.then(resolve, reject);
+  });
+}
+
+/** The crawl's processes once the coordinator (any, or process `coordinator`) has written them (coordinator.json) with its `workers` workers. */
+export async function processes(partsDir: string, workers = 4, coordinator?: number): Promise<{ pid: number; brokerPid: number; workers: number[] }> {
+  const file = join(partsDir, 'coordinator.json');
+  for (let i = 0; i < 200; i++) {
+    if (existsSync(file)) {
+      const p = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; brokerPid: number; workers: number[] };
+      if (p.workers.length === workers && (coordinator === undefined || p.pid === coordinator)) return p;
+    }
+    await sleep(100);
+  }
+  throw new Error('the coordinator wrote no coordinator.json');
+}
+
+/** Waits until every part database of NAME.parts exists (each worker has begun its part). */
+export async function partsBegun(partsDir: string, k: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (Array.from({ length: k }, (_, p) => join(partsDir, `part-${p}.db`)).every((f) => existsSync(f))) return;
+    await sleep(100);
+  }
+  throw new Error(`not every part of ${partsDir} began`);
+}
+
+/**
+ * Kills what a crawl of NAME.parts left running (its coordinator.json: the coordinator, its
+ * nats-server, its workers), each only while its command line still names this crawl's folder
+ * or crawlbench: a test that fails between a kill and the restart leaves no orphan behind.
+ */
+export function killLeftovers(partsDir: string): void {
+  const file = join(partsDir, 'coordinator.json');
+  if (!existsSync(file)) return;
+  const p = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; brokerPid: number | null; workers: number[] };
+  for (const pid of [p.pid, ...p.workers, p.brokerPid]) {
+    if (pid === null || !/crawlbench|nats-server/.test(commandLine(pid) ?? '')) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+

@@ -1,0 +1,172 @@
+/**
+ * The parallel crawl's faults that a restart or a cluster answers (issue 25, "Bad input and
+ * faults"; README "Parallel crawling"), each compared with a single-process crawl of the same
+ * web, as in parallel-crawl.test.ts: the built `crawlbench crawl --parts 4` against a real
+ * nats-server and the real test web.
+ *
+ * - kill -9 of the coordinator mid-crawl, then the same command run again: the workers the
+ *   coordinator left pause on their own (its pipe closed), the new run stops the nats-server it
+ *   left on the crawl's storage and starts its own there, and resumes; nothing lost. Then the
+ *   coordinator killed together with its nats-server: the workers pause without a broker.
+ * - a 3-node NATS cluster on loopback keeping 3 copies of the crawl's stream and buckets, the
+ *   server leading the stream killed mid-crawl: the crawl goes on; nothing lost.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
+import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
+import { commandLine } from '../../core/parallel/stale-run.js';
+import { now } from '../../core/testweb/request-log.js';
+import { NatsCluster } from '../helpers/nats-cluster.js';
+import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { crawlbench } from '../helpers/run.js';
+import { tmpDir } from '../helpers/tmp.js';
+import { describeWith } from '../references.js';
+
+const dir = tmpDir('crawlbench-parallel-faults-');
+
+/** Resolves with `p`, or rejects after `ms` saying what did not happen. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`${what} within ${ms / 1000} s`)))]);
+}
+
+describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster losing a node', async () => {
+  // 1,200 pages: a crawl lasts long enough for two faults.
+  const { server, flags } = await parallelTestWeb(dir, 1200);
+  const single = join(dir, 'single.db');
+  let truth: string[] = [];
+  /** Requests per URL of the single crawl (a page answered with an error is asked again there too). */
+  const singleCount = new Map<string, number>();
+  const key = (r: { host: string; path: string }) => `${r.host}${r.path}`;
+
+  beforeAll(async () => {
+    const from = server.requests.length;
+    const r = await crawlbench(['crawl', '--db', single, ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    truth = fetchedUrls(single);
+    expect(truth.length).toBeGreaterThan(1000);
+    for (const q of server.requests.slice(from)) singleCount.set(key(q), (singleCount.get(key(q)) ?? 0) + 1);
+  }, 120_000);
+
+  /** Page requests of the test web's log from `from` on beyond the single crawl's: each with when it was first asked. */
+  function repeats(from: number): { url: string; first: number }[] {
+    const seen = new Map<string, { n: number; first: number }>();
+    for (const q of server.requests.slice(from)) {
+      if (q.path.includes('robots')) continue; // each worker of a page assignment reads a site's robots.txt (and where it redirects)
+      const s = seen.get(key(q)) ?? { n: 0, first: q.t };
+      s.n++;
+      seen.set(key(q), s);
+    }
+    return [...seen].filter(([k, s]) => s.n > (singleCount.get(k) ?? 1)).map(([url, s]) => ({ url, first: s.first }));
+  }
+
+  it('kill -9 of the coordinator mid-crawl, then of the next one with its nats-server: each time the workers pause on their own; the same command run again takes over what the dead one left, resumes, and loses nothing', async () => {
+    const db = join(dir, 'kill-coordinator.db');
+    const parts = join(dir, 'kill-coordinator.parts');
+    const args = [...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', '--json'];
+    onTestFinished(() => killLeftovers(parts));
+    const from = server.requests.length;
+    const kills: number[] = [];
+    // 1. The coordinator alone: its workers and its nats-server outlive it.
+    const first = startCrawl(db, args);
+    const run1 = await processes(parts);
+    await partsBegun(parts, 4);
+    await sleep(1000);
+    kills.push(now());
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(server.requests.length - from).toBeGreaterThan(0);
+    // 2. The same command at once, while those workers still pause: it waits for them and stops that nats-server.
+    const second = startCrawl(db, args);
+    await within(first.done, 30_000, "the killed coordinator's workers did not end");
+    const run2 = await processes(parts, 4, second.child.pid);
+    for (const pid of [run1.brokerPid, ...run1.workers]) expect(commandLine(pid) ?? 'gone', `process ${pid} of the first run`).not.toMatch(/nats-server| worker /);
+    // Once every part crawls again (its second start is committed), a moment later.
+    const started = (p: number) => eventKinds(join(parts, `part-${p}.db`)).filter((k) => k === 'start').length;
+    for (let i = 0; i < 300 && [0, 1, 2, 3].some((p) => started(p) < 2); i++) await sleep(100);
+    await sleep(500);
+    // 3. This coordinator dies with its nats-server: its workers pause with no broker to talk to, and end all the same.
+    expect(second.child.exitCode, 'the second run ended before its kill').toBeNull();
+    kills.push(now());
+    process.kill(run2.brokerPid, 'SIGKILL');
+    second.child.kill('SIGKILL');
+    const ended = await within(second.done, 30_000, 'the workers of a coordinator killed with its nats-server did not end');
+    expect(ended.stderr).toMatch(/stopping the nats-server \(process \d+\) the last coordinator left running/);
+    expect(server.requests.length - from).toBeLessThan(truth.length);
+    // 4. Once more, to the end.
+    const third = await parallelCrawl(db, args);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).not.toMatch(/did not pause: killed/);
+    const s = JSON.parse(third.stdout) as ParallelSummaryJson;
+    expect(fetchedUrls(db)).toEqual(truth);
+    expect(s.merge.pagesFetched).toBe(truth.length);
+    expect(s.merge.fetchedTwice).toBe(0);
+    // Every part committed its pause in both runs before the last run's finish.
+    for (let p = 0; p < 4; p++) {
+      const kinds = eventKinds(join(parts, `part-${p}.db`));
+      expect(kinds.filter((k) => k === 'pause'), `part ${p}`).toHaveLength(2);
+      expect(kinds.at(-1)).toBe('finish');
+    }
+    for (const pid of [run2.brokerPid, ...run2.workers]) expect(commandLine(pid) ?? 'gone', `process ${pid} of the second run`).not.toMatch(/nats-server| worker /);
+    // A page asked twice was asked the first time shortly before a kill (in flight, or in the
+    // batch its pause committed) or after it.
+    const again = repeats(from);
+    for (const r of again) expect(kills.some((k) => r.first > k - 1500 && r.first < k + 20_000), `${r.url} asked again`).toBe(true);
+    process.stderr.write(`kill -9 of the coordinator, then of the next with its nats-server: ${again.length} pages asked twice\n`);
+  }, 150_000);
+
+  it('a 3-node NATS cluster keeping 3 copies of the crawl\'s stream and buckets: the server leading the stream killed (kill -9) mid-crawl, the crawl goes on through the other two; nothing lost', async () => {
+    const cluster = await NatsCluster.start(findNatsServer(), join(dir, 'cluster'));
+    try {
+      const name = 'cluster';
+      const db = join(dir, `${name}.db`);
+      onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
+      const from = server.requests.length;
+      let before: Awaited<ReturnType<typeof cluster.stream>> | null = null;
+      let killed = '';
+      // A page assignment: the site leases go through a replicated bucket too.
+      const r = await parallelCrawl(db, [...flags, '--parts', '4', '--model', 'page', '--assign', 'hash', '--broker', cluster.urls, '--json'], async (parts) => {
+        await processes(parts);
+        await partsBegun(parts, 4);
+        await sleep(1000);
+        before = await cluster.stream(`crawlbench_${name}`);
+        killed = before.leader;
+        cluster.kill(killed);
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout) as ParallelSummaryJson & { replicas: number };
+      // Three copies, taken from the cluster's size (no --replicas given): a leader and two followers.
+      expect(s.replicas).toBe(3);
+      expect(before).toMatchObject({ replicas: 3, leader: expect.stringMatching(/^n\d$/), followers: [expect.any(String), expect.any(String)] });
+      for (const bucket of [`KV_crawlbench_${name}`, `KV_crawlbench_${name}_leases`]) expect((await cluster.stream(bucket)).replicas).toBe(3);
+      // The stream lives on, led by another server.
+      expect((await cluster.stream(`crawlbench_${name}`)).leader).not.toBe(killed);
+      expect(fetchedUrls(db)).toEqual(truth);
+      expect(s.merge.pagesFetched).toBe(truth.length);
+      expect(s.merge.fetchedTwice).toBe(0);
+      // No worker died: no page was asked twice.
+      expect(repeats(from)).toEqual([]);
+    } finally {
+      await cluster.stop();
+    }
+  }, 150_000);
+
+  it('--replicas above 1 without a cluster, or out of 1..5, is refused in one line naming the flag', async () => {
+    const refuse = async (more: string[]) => {
+      const r = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', ...more]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      return r.stderr;
+    };
+    expect(await refuse(['--replicas', '3'])).toMatch(/--replicas: 3 copies need a NATS cluster.*--broker.*\[CRAWL_BAD_OPTION\]/);
+    expect(await refuse(['--replicas', '6'])).toMatch(/--replicas: "6" is not a number of copies from 1 to 5/);
+    // A single server given as the broker: it cannot keep 3 copies, and says why.
+    const single = await EmbeddedBroker.start(findNatsServer(), join(dir, 'single-server'), null, () => {});
+    try {
+      expect(await refuse(['--broker', single.url, '--replicas', '3'])).toMatch(/--replicas: the broker cannot keep 3 copies .*needs a NATS cluster of at least 3 servers/);
+    } finally {
+      await single.stop();
+    }
+    expect(existsSync(join(dir, 'refused.db'))).toBe(false);
+  }, 60_000);
+});
