@@ -80,7 +80,7 @@ export class TestWebServer {
   private readonly validators: PageValidators | null;
   private readonly timeFactor: number;
   private nextConnId = 1;
-  private port = 0;
+  private listenPort = 0;
   /** Host -> listening address when bindPerSite; empty otherwise. */
   readonly addresses: Map<string, string>;
   private readonly listeners: net.Server[] = [];
@@ -92,7 +92,7 @@ export class TestWebServer {
     this.timeFactor = opts.timeFactor ?? 1;
     if (!(this.timeFactor >= 0)) throw new RangeError('timeFactor must be >= 0');
     this.log = new RequestLog(opts.memoryLog !== false, opts.logFile);
-    this.validators = opts.validators ? new PageValidators(web, () => this.port) : null;
+    this.validators = opts.validators ? new PageValidators(web, () => this.listenPort) : null;
     for (const s of web.sites) this.siteByHost.set(s.host.toLowerCase(), s);
     this.addresses = opts.bindPerSite ? siteAddresses(web.sites.map((s) => s.host)) : new Map();
     this.server = http.createServer({ keepAliveTimeout: opts.keepAliveTimeoutMs ?? 15_000, requestTimeout: 0 }, (req, res) =>
@@ -153,8 +153,13 @@ export class TestWebServer {
       this.listeners.push(listener);
       if (port === 0) port = (listener.address() as net.AddressInfo).port;
     }
-    this.port = port;
+    this.listenPort = port;
     return port;
+  }
+
+  /** The port it listens on (0 before start). */
+  get port(): number {
+    return this.listenPort;
   }
 
   /** Closes the listener and every socket (stalled responses and handshakes included), then the log file. */
@@ -168,7 +173,7 @@ export class TestWebServer {
   }
 
   url(id: number): string {
-    return pageUrl(this.web, id, this.port);
+    return pageUrl(this.web, id, this.listenPort);
   }
 
   homeUrls(): string[] {
@@ -252,7 +257,7 @@ export class TestWebServer {
       site: site ?? UNKNOWN_SITE,
       host,
       path,
-      port: this.port,
+      port: this.listenPort,
       timeFactor: this.timeFactor,
       entry,
       head: req.method === 'HEAD',
@@ -274,7 +279,7 @@ export class TestWebServer {
     if (!encrypted && site.scheme === 'https') {
       return send(ctx, 400, { 'content-type': 'text/plain; charset=utf-8' }, 'The plain HTTP request was sent to an HTTPS-only site\n');
     }
-    if (!encrypted && site.scheme === 'both') return redirect(ctx, 301, `https://${host}:${this.port}${path}`);
+    if (!encrypted && site.scheme === 'both') return redirect(ctx, 301, `https://${host}:${this.listenPort}${path}`);
     const robots = sitemapRobots(robotsAnswer(site, path.split('?')[0]!), ctx);
     if (robots) {
       return later(ctx, scaled(ctx, site.latencyMs), () => {
@@ -288,7 +293,7 @@ export class TestWebServer {
     const latency = (id !== undefined ? this.web.pageLatencyMs?.(id) : undefined) ?? site.latencyMs;
     later(ctx, scaled(ctx, latency), () => {
       if (id === undefined) return notFound(ctx);
-      const body = renderPage(this.web, id, this.port);
+      const body = renderPage(this.web, id, this.listenPort);
       const v = this.validators?.headers(id, body);
       if (v && ctx.req.method === 'GET' && notModified(ctx.req, v)) {
         ctx.res.writeHead(304, { ...v });

@@ -207,7 +207,7 @@ describe(`every API call fuzzed over WebSocket and IPC (fast-check, seed ${SEED}
             }
           } else {
             // NaN and Infinity spelt out, as JSON has no words for them; or the frame cut short.
-            const frame = how === 'cut' ? JSON.stringify(msg).slice(0, -1) : `{"kind":"call","id":${msg.id},"name":${JSON.stringify(typeof msg.name === 'string' ? msg.name : 'listCrawls')},"data":["${FIN}",NaN,Infinity,-Infinity]}`;
+            const frame = how === 'cut' ? JSON.stringify(msg).slice(0, -1) : `{"kind":"call","id":${msg.id},"name":${JSON.stringify(typeof (msg as { name?: unknown }).name === 'string' ? (msg as { name: string }).name : 'listCrawls')},"data":["${FIN}",NaN,Infinity,-Infinity]}`;
             const got = await sock.send(frame);
             expect(got.closed).toEqual({ code: 1007, reason: 'not JSON' });
             count('ws', msg, 'closed 1007');

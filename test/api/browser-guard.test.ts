@@ -135,7 +135,7 @@ describe('browser mode refuses other local pages', () => {
   it('refuses a foreign Origin or a same-site / cross-site fetch even with the header token', async () => {
     const ok = { host: own, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
     const body = callBody('listCrawls', []);
-    for (const extra of [{ origin: evil }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const extra of [{ origin: evil }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const r = await raw(s.port, { method: 'POST', path: '/api/call', headers: { ...ok, ...extra }, body });
       expect(r.status, JSON.stringify(extra)).toBe(403);
     }
@@ -145,7 +145,7 @@ describe('browser mode refuses other local pages', () => {
       { origin: `http://127.0.0.1:${s.port}`, 'sec-fetch-site': 'same-origin' },
       { host: `localhost:${s.port}`, origin: `http://localhost:${s.port}` },
       { 'sec-fetch-site': 'none' },
-    ]) {
+    ] as Record<string, string>[]) {
       const r = await raw(s.port, { method: 'POST', path: '/api/call', headers: { ...ok, ...extra }, body });
       expect(r.status, JSON.stringify(extra)).toBe(200);
       expect(JSON.parse(r.body).data.map((c: { id: string }) => c.id)).toEqual(['keep']);
@@ -162,7 +162,7 @@ describe('browser mode refuses other local pages', () => {
       { host: `evil.example:${s.port}`, origin: `http://evil.example:${s.port}` },
       { host: own, origin: evil },
       { host: own, origin: 'null' },
-    ]) {
+    ] as Record<string, string>[]) {
       const r = await upgrade(s.port, path, headers);
       expect(r.upgraded, JSON.stringify(headers)).toBe(false);
       expect([401, 403], JSON.stringify(headers)).toContain(r.status);

@@ -15,9 +15,9 @@ import type { CrawlInfo, CrawlbenchApi, StatsEvent } from '../../core/api/contra
 import { superviseEngine, type EngineChild } from '../../core/api/engine-supervisor.js';
 import { workspaceHost } from '../../core/api/host.js';
 import type { RpcMessage } from '../../core/api/rpc.js';
-import { CrawlReader } from '../../core/store/crawl-reader.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
+import { fetchedUrls } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, serve, testSettings } from '../helpers/web.js';
 import { httpCall, startServe, type ServeProcess } from '../ui/serve-process.js';
@@ -25,14 +25,6 @@ import { httpCall, startServe, type ServeProcess } from '../ui/serve-process.js'
 const web = generateWeb({ seed: 23, sites: 12, pages: 500, latency: { maxMs: 10 } });
 const dir = tmpDir('crawlbench-crash-');
 
-function fetchedUrls(db: string): string[] {
-  const reader = CrawlReader.open(db);
-  try {
-    return [...reader.pagesByFetch(['url'])].map((p) => p.url).sort();
-  } finally {
-    reader.close();
-  }
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const deadline = Date.now() + ms;

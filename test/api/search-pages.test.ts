@@ -186,7 +186,7 @@ describe('searchPages on a finished crawl of the demo web', () => {
     expect(page).toMatchObject({ url: deep.url, depth: deep.depth, pagerank: deep.pagerank, fetchSeq: deep.fetch_seq, inLinkCount: deep.indegree });
     expect(page.pagerankRun?.id).toBe(run);
     const chain: Page[] = [];
-    for (let p = pages[deep.parent_id! - 1]; p; p = p.parent_id ? pages[p.parent_id - 1] : undefined) chain.unshift(p);
+    for (let p: Page | undefined = pages[deep.parent_id! - 1]; p; p = p.parent_id ? pages[p.parent_id - 1] : undefined) chain.unshift(p);
     expect(chain[0]!.depth).toBe(0);
     expect(page.discoveryPath).toEqual(chain.map((p) => ({ url: p.url, depth: p.depth })));
     const seed = (await api.getPage(FIXTURE_ID, chain[0]!.url))!;

@@ -16,6 +16,7 @@ import { generateWeb } from '../../core/testweb/generator.js';
 import { renderPage } from '../../core/testweb/html.js';
 import { TestWebServer } from '../../core/testweb/server.js';
 import { seedUrls } from '../../core/testweb/web.js';
+import { sqlRows } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, testSettings } from '../helpers/web.js';
 import { checkDigests, readRecords } from '../export/warc-reader.js';
@@ -44,21 +45,13 @@ async function served(web: typeof rev1, port: number): Promise<TestWebServer> {
   return s;
 }
 
-function query<T>(db: string, sql: string): T[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare(sql).all() as T[];
-  } finally {
-    d.close();
-  }
-}
 
-const pages = (db: string) => query<{ url: string; status: string }>(db, 'SELECT url, status FROM pages ORDER BY url').map((p) => `${p.url} ${p.status}`);
+const pages = (db: string) => sqlRows<{ url: string; status: string }>(db, 'SELECT url, status FROM pages ORDER BY url').map((p) => `${p.url} ${p.status}`);
 const links = (db: string) =>
-  query<{ s: string; d: string; kind: string }>(db, 'SELECT a.url AS s, b.url AS d, l.kind AS kind FROM links l JOIN pages a ON a.id = l.src JOIN pages b ON b.id = l.dst')
+  sqlRows<{ s: string; d: string; kind: string }>(db, 'SELECT a.url AS s, b.url AS d, l.kind AS kind FROM links l JOIN pages a ON a.id = l.src JOIN pages b ON b.id = l.dst')
     .map((l) => `${l.s} ${l.d} ${l.kind}`)
     .sort();
-const bodyBytes = (db: string) => query<{ n: number }>(db, 'SELECT sum(bytes) AS n FROM sites')[0]!.n;
+const bodyBytes = (db: string) => sqlRows<{ n: number }>(db, 'SELECT sum(bytes) AS n FROM sites')[0]!.n;
 
 describe('conditional recrawl', async () => {
   // Both revisions on one port, one after the other: their URLs are the same.
@@ -117,15 +110,15 @@ describe('conditional recrawl', async () => {
     }
     expect(pages(withValidators)).toEqual(pages(full));
     expect(links(withValidators)).toEqual(links(full));
-    const [{ fetched, notModified }] = query<{ fetched: number; notModified: number }>(withValidators, "SELECT count(*) AS fetched, sum(not_modified) AS notModified FROM pages WHERE status IN ('fetched', 'duplicate')");
+    const [{ fetched, notModified }] = sqlRows<{ fetched: number; notModified: number }>(withValidators, "SELECT count(*) AS fetched, sum(not_modified) AS notModified FROM pages WHERE status IN ('fetched', 'duplicate')");
     expect(notModified).toBeGreaterThan(0);
-    expect(query(full, 'SELECT 1 FROM pages WHERE not_modified = 1')).toEqual([]);
+    expect(sqlRows(full, 'SELECT 1 FROM pages WHERE not_modified = 1')).toEqual([]);
     const changedShare = 1 - notModified / fetched;
     const ratio = bodyBytes(withValidators) / bodyBytes(full);
     console.log(`[conditional] ${notModified} of ${fetched} pages not modified; body bytes ${bodyBytes(withValidators)} against ${bodyBytes(full)} (${(ratio * 100).toFixed(1)}%, changed share ${(changedShare * 100).toFixed(1)}%)`);
     expect(ratio).toBeLessThanOrEqual(changedShare + 0.05);
     // A not-modified page keeps the history's validators and size.
-    const kept = query<{ etag: string | null; bytes: number }>(withValidators, 'SELECT etag, bytes FROM pages WHERE not_modified = 1 LIMIT 5');
+    const kept = sqlRows<{ etag: string | null; bytes: number }>(withValidators, 'SELECT etag, bytes FROM pages WHERE not_modified = 1 LIMIT 5');
     for (const k of kept) {
       expect(k.etag).toMatch(/^"/);
       expect(k.bytes).toBeGreaterThan(0);
@@ -145,9 +138,9 @@ describe('conditional recrawl', async () => {
     } finally {
       await s2.stop();
     }
-    expect(query(out, 'SELECT 1 FROM pages WHERE not_modified = 1')).toEqual([]);
+    expect(sqlRows(out, 'SELECT 1 FROM pages WHERE not_modified = 1')).toEqual([]);
     expect(pages(out)).toEqual(pages(full));
-    expect(query<{ message: string }>(out, "SELECT message FROM events WHERE kind = 'note'").map((e) => e.message)).toEqual([
+    expect(sqlRows<{ message: string }>(out, "SELECT message FROM events WHERE kind = 'note'").map((e) => e.message)).toEqual([
       'the history crawl stored no validators (ETag, Last-Modified): every request is unconditional',
     ]);
   }, 120_000);
@@ -163,7 +156,7 @@ describe('conditional recrawl', async () => {
     const summary = await runExport(db, parseExportOptions({ format: 'warc', out: join(dir, 'warc') }));
     const records = (await Promise.all(summary.files.filter((f) => f.path.endsWith('.warc.gz')).map((f) => readRecords(f.path)))).flat();
     const notModified = records.filter((r) => r.warc['WARC-Profile'] === 'http://netpreserve.org/warc/1.1/revisit/server-not-modified');
-    const [{ n }] = query<{ n: number }>(db, 'SELECT count(*) AS n FROM pages WHERE not_modified = 1');
+    const [{ n }] = sqlRows<{ n: number }>(db, 'SELECT count(*) AS n FROM pages WHERE not_modified = 1');
     expect(n).toBeGreaterThan(0);
     expect(notModified).toHaveLength(n);
     for (const r of notModified) {
@@ -188,7 +181,7 @@ describe('pages across crawls, whatever their scheme', () => {
     expect(r.pages.both).toBe(r.pages.inA);
     expect(r.common.acrossSchemes).toBe(r.pages.both);
     expect(r.notes.join('\n')).toMatch(/matched whatever their scheme: [\d,]+ common pages are http in one crawl and https in the other/);
-    const [{ n }] = query<{ n: number }>(withValidators, 'SELECT count(*) AS n FROM pages WHERE not_modified = 1');
+    const [{ n }] = sqlRows<{ n: number }>(withValidators, 'SELECT count(*) AS n FROM pages WHERE not_modified = 1');
     expect(r.common.notModifiedB).toBe(n);
     expect(r.common.notModifiedA).toBe(0);
   }, 60_000);
@@ -208,7 +201,7 @@ describe('a 304 nobody asked for', async () => {
   it('is recorded as an error, not as a page', async () => {
     const db = join(dir, 'unasked.db');
     await crawl(db, testSettings([`http://a.test:${port}/`], { maxAttempts: 1 }));
-    const x = query<{ status: string; error_code: string; http_status: number }>(db, "SELECT status, error_code, http_status FROM pages WHERE url LIKE '%/x'")[0]!;
+    const x = sqlRows<{ status: string; error_code: string; http_status: number }>(db, "SELECT status, error_code, http_status FROM pages WHERE url LIKE '%/x'")[0]!;
     expect(x).toEqual({ status: 'failed', error_code: 'CRAWL_HTTP_304_UNASKED', http_status: 304 });
     expect(readFileSync(db).length).toBeGreaterThan(0);
   });

@@ -184,7 +184,7 @@ describe('partition', () => {
   }, 60_000);
 
   it('without the tools: says how to get each (Zoltan: the one line that installs it), and still prints the table for hashing', async () => {
-    const env = { ...process.env, PATH: '/nonexistent', CRAWLBENCH_KAHYPAR: join(dir, 'no-kahypar'), CRAWLBENCH_CACHE: join(dir, 'empty-cache') };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent', CRAWLBENCH_KAHYPAR: join(dir, 'no-kahypar'), CRAWLBENCH_CACHE: join(dir, 'empty-cache') };
     delete env.CC;
     const r = await crawlbenchEnv(['partition', '--graph', web, '--model', 'all', '--parts', '2,4', '--runs', '2'], env);
     expect(r.code, r.stderr).toBe(0);

@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandLine } from '../../core/parallel/stale-run.js';
-import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import type { TestWebServer } from '../../core/testweb/server.js';
 import { seedUrls, type Web } from '../../core/testweb/web.js';
+import { sqlRows } from './crawl-db.js';
 import { BIN, type RunResult } from './run.js';
 import { serve } from './web.js';
 
@@ -22,25 +22,13 @@ export interface ParallelSummaryJson {
   brokerRestarts: number;
 }
 
+export { fetchedUrls } from './crawl-db.js';
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One column of a query's rows, read from a crawl database opened read-only. */
-function column<T>(db: string, sql: string): T[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare(sql).pluck().all() as T[];
-  } finally {
-    d.close();
-  }
-}
-
-export function fetchedUrls(db: string): string[] {
-  return column<string>(db, 'SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url');
-}
 
 /** The kinds of a crawl database's events (start, pause, finish, ...), in order. */
 export function eventKinds(db: string): string[] {
-  return column<string>(db, 'SELECT kind FROM events ORDER BY id');
+  return sqlRows<{ kind: string }>(db, 'SELECT kind FROM events ORDER BY id').map((e) => e.kind);
 }
 
 /**

@@ -12,10 +12,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import Sqlite from '../../core/store/sqlite.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
 import { BIN, crawlbench, type RunResult } from '../helpers/run.js';
+import { fetchedUrls, sqlRows } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
 import { describeWith } from '../references.js';
@@ -39,23 +39,7 @@ interface Summary {
   workerRestarts: number;
 }
 
-function fetchedUrls(db: string): string[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
-  } finally {
-    d.close();
-  }
-}
 
-function query<T>(db: string, sql: string): T[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare(sql).all() as T[];
-  } finally {
-    d.close();
-  }
-}
 
 /** Starts `crawlbench crawl ...`; `during` runs while it crawls. */
 function crawl(args: string[], during?: () => Promise<void>): Promise<RunResult> {
@@ -79,7 +63,7 @@ function crawl(args: string[], during?: () => Promise<void>): Promise<RunResult>
 /** Page messages a part holds for a batch (0 before its tables exist). */
 function heldFor(partDb: string): number {
   try {
-    return query<{ n: number }>(partDb, 'SELECT count(*) AS n FROM exchange_held')[0]!.n;
+    return sqlRows<{ n: number }>(partDb, 'SELECT count(*) AS n FROM exchange_held')[0]!.n;
   } catch {
     return 0;
   }
@@ -135,7 +119,7 @@ describeWith(['nats-server'], 'parallel crawl with --exchange-batch: fewer messa
     // A site assignment keeps politeness local: no lease asked for, and none in the timelines.
     expect(s.leases.requests).toBe(0);
     expect(s.merge.workers.map((w) => w.leaseRequests)).toEqual([0, 0, 0, 0]);
-    expect(query(db, "SELECT * FROM exchange_timeline WHERE direction = 'lease'")).toEqual([]);
+    expect(sqlRows(db, "SELECT * FROM exchange_timeline WHERE direction = 'lease'")).toEqual([]);
   }, 120_000);
 
   it('a page hash, K = 4, --exchange-batch 2s: the same; the lease traffic counted apart in the live line, the summary and each worker\'s timeline', async () => {
@@ -163,12 +147,12 @@ describeWith(['nats-server'], 'parallel crawl with --exchange-batch: fewer messa
     expect(Math.max(...live)).toBeGreaterThan(0);
     const leases = /lease traffic \(apart from the exchange\): (\d+) requests, (\d+) bytes/.exec(r.stdout);
     expect(Number(leases![1])).toBeGreaterThan(0);
-    const timeline = query<{ worker: number; requests: number }>(db, "SELECT worker, max(messages) AS requests FROM exchange_timeline WHERE direction = 'lease' GROUP BY worker ORDER BY worker");
+    const timeline = sqlRows<{ worker: number; requests: number }>(db, "SELECT worker, max(messages) AS requests FROM exchange_timeline WHERE direction = 'lease' GROUP BY worker ORDER BY worker");
     expect(timeline.map((t) => t.worker)).toEqual([0, 1, 2, 3]);
     for (const t of timeline) expect(t.requests).toBeGreaterThan(0);
     // The exchange's timeline: each worker's messages to every other part, rising to its totals.
-    const sent = query<{ worker: number; part: number; messages: number }>(db, "SELECT worker, part, max(messages) AS messages FROM exchange_timeline WHERE direction = 'sent' GROUP BY worker, part");
-    const counts = query<{ worker: number; part: number; messages: number }>(db, "SELECT worker, part, messages FROM exchange_counts WHERE direction = 'sent'");
+    const sent = sqlRows<{ worker: number; part: number; messages: number }>(db, "SELECT worker, part, max(messages) AS messages FROM exchange_timeline WHERE direction = 'sent' GROUP BY worker, part");
+    const counts = sqlRows<{ worker: number; part: number; messages: number }>(db, "SELECT worker, part, messages FROM exchange_counts WHERE direction = 'sent'");
     expect(sent.length).toBe(12);
     for (const c of counts) expect(sent.find((x) => x.worker === c.worker && x.part === c.part)?.messages).toBeLessThanOrEqual(c.messages);
   }, 120_000);

@@ -13,20 +13,13 @@ import { generateWeb } from '../../core/testweb/generator.js';
 import { seedUrls } from '../../core/testweb/web.js';
 import { crawlbench } from '../helpers/run.js';
 import { politenessViolations } from '../helpers/politeness.js';
+import { fetchedUrls } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
 import { describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-polite-');
 
-function fetchedUrls(db: string): string[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL').pluck().all() as string[];
-  } finally {
-    d.close();
-  }
-}
 
 describeWith(['nats-server'], 'parallel crawl with a page assignment: politeness across workers', async () => {
   const web = generateWeb({ seed: 31, sites: 6, pages: 150, latency: { maxMs: 5 } });

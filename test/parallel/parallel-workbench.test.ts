@@ -13,21 +13,13 @@ import { afterAll, expect, it } from 'vitest';
 import type { CrawlStateEvent, ParallelProgressEvent } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { partsPath } from '../../core/api/parallel-files.js';
-import Sqlite from '../../core/store/sqlite.js';
 import { freePort } from '../ui/e2e-kit.js';
+import { fetchedUrls } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-workbench-');
 
-function fetchedUrls(db: string): string[] {
-  const d = new Sqlite(db, { readonly: true });
-  try {
-    return d.prepare('SELECT url FROM pages WHERE fetch_seq IS NOT NULL ORDER BY url').pluck().all() as string[];
-  } finally {
-    d.close();
-  }
-}
 
 /** The next crawlState of `id` among `statuses`. */
 function next(api: EngineApi, id: string, statuses: string[]): Promise<CrawlStateEvent> {

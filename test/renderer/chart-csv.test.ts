@@ -89,7 +89,8 @@ describe('chart units', () => {
 
 describe('Results charts', () => {
   const values = Float64Array.from([0.1, 0.4, 0.2, 0.3]);
-  const ev: EvaluationDto = { db: 'x.db', oracle: null, truth: 'stored', damping: 0.85, truthCovered: 1, ...metrics({ values, times: Float64Array.from([0, 1000, 2000, 3000]) }) };
+  const measure = { name: 'pagerank' as const, scale: 'PageRank normalised over the fetched pages', damping: 0.85, text: null, query: null, location: null, hot: 'threshold' as const };
+  const ev: EvaluationDto = { db: 'x.db', oracle: null, truth: 'stored', damping: 0.85, truthCovered: 1, measure, ...metrics({ values, times: Float64Array.from([0, 1000, 2000, 3000]) }) };
 
   it('draws the cumulative PageRank curve in % against pages fetched in %, beside the best order and random', () => {
     const o = curveOption(ev);

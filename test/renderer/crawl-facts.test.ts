@@ -23,6 +23,8 @@ const settings = (extra: Partial<CrawlSettingsDto> = {}): CrawlSettingsDto => ({
   storeContent: false,
   contentBudget: 10 * 1024 ** 3,
   sitemaps: false,
+  tls: 'record',
+  caPem: null,
   demoWeb: null,
   ...extra,
 });

@@ -204,7 +204,8 @@ export function fakeApi() {
     startExport: async (id, req) =>
       known(id, () => {
         // The engine's own checks of a request (the out path is the engine's to choose).
-        if (req?.out !== undefined) throw badField('out', 'the workbench writes exports into its workspace; a path cannot be chosen here');
+        // A request may carry what its type has not (it comes as JSON): an out path is refused by name.
+        if ((req as { out?: unknown } | undefined)?.out !== undefined) throw badField('out', 'the workbench writes exports into its workspace; a path cannot be chosen here');
         parseExportOptions({ ...req, out: '/fake/out', filters: { sites: req?.sites, statuses: req?.statuses, contentTypes: req?.contentTypes, seq: req?.seq } });
         const exportId = `${id}-export-${exports.size + 1}`;
         const dto: ExportJobDto = {

@@ -13,8 +13,8 @@ interface Row {
   pages: number;
 }
 const columns = [
-  { key: 'host', label: 'Site', value: (r: Row) => r.host, sortable: true, tooltip: 'its host' },
-  { key: 'pages', label: 'Pages', value: (r: Row) => r.pages, numeric: true, sortable: true },
+  { key: 'host', label: 'Site', value: (r: unknown) => (r as Row).host, sortable: true, tooltip: 'its host' },
+  { key: 'pages', label: 'Pages', value: (r: unknown) => (r as Row).pages, numeric: true, sortable: true },
   { key: 'note', label: 'Note', value: () => null },
 ];
 const rows: Row[] = [

@@ -116,7 +116,8 @@ describe('live store', () => {
 
   it('starts from the stored timeline, then live events on the same clock, none drawn twice; empty for another crawl', async () => {
     const live = useLiveStore();
-    const point = (t: number) => ({ ...stats('a', t), t });
+    // A stored sample: a stats event's figures at running time t, its errors as a count.
+    const point = (t: number) => ({ ...stats('a', t), t, errors: 0 });
     fake.api.timeline = async () => ({ stored: true, points: [point(0.9), point(1.9), point(2.9)] });
     live.watch('a');
     // Events that come while the timeline loads: one already in it, one after it.
