@@ -80,8 +80,9 @@ ${policyList()}`;
 
 function policyList(): string {
   const flagOf = (p: string) => PARAMS[p]?.flag ?? p;
+  const width = Math.max(...listPolicies().map((p) => p.name.length)) + 1;
   return listPolicies()
-    .map((p) => `  ${p.name.padEnd(27)}${p.summary}${p.params.length > 0 ? ` [${p.params.map(flagOf).join(' ')}]` : ''}`)
+    .map((p) => `  ${p.name.padEnd(width)}${p.summary}${p.params.length > 0 ? ` [${p.params.map(flagOf).join(' ')}]` : ''}`)
     .join('\n');
 }
 

@@ -28,7 +28,7 @@ export class BatchPageRank implements Policy {
     readonly k: number,
     /** true: the scheduler calls onBatch every K pages; false: count them here. */
     private readonly scheduled: boolean,
-    private readonly damping = 0.85,
+    protected readonly damping = 0.85,
   ) {}
 
   attach(host: PolicyHost): void {
@@ -38,7 +38,7 @@ export class BatchPageRank implements Policy {
   pagePriority(page: DiscoveredPage): number {
     this.pending.add(page.id, page.site);
     this.graph.node(page.id);
-    return this.valueOf(page.id);
+    return this.priorityOf(page.id);
   }
 
   onBatch(): void {
@@ -69,6 +69,11 @@ export class BatchPageRank implements Policy {
     return this.rankOf(id) ?? 0;
   }
 
+  /** A pending page's priority: its estimated importance, unless a subclass ranks otherwise. */
+  protected priorityOf(id: number): number {
+    return this.valueOf(id);
+  }
+
   /** Computes PageRank of the graph seen so far and re-ranks every pending page by it. */
   recompute(): void {
     this.due = false;
@@ -82,7 +87,7 @@ export class BatchPageRank implements Policy {
     let fetched = 0;
     for (let v = 0; v < n; v++) if (this.graph.isFetchedNode(v)) fetched += this.ranks[v]!;
     this.fetchedRank = fetched;
-    for (const [id, site] of this.pending.entries()) this.host?.setPagePriority(id, site, this.valueOf(id));
+    for (const [id, site] of this.pending.entries()) this.host?.setPagePriority(id, site, this.priorityOf(id));
   }
 
   protected onRecomputed(): void {}

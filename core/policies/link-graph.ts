@@ -52,6 +52,21 @@ export class PageCounts {
   }
 }
 
+/** A number per page id (0 until set), in a typed array that grows with the largest id. */
+export class PageValues {
+  private values = new Float64Array(1024);
+  get(id: number): number {
+    return id < this.values.length ? this.values[id]! : 0;
+  }
+  set(id: number, value: number): void {
+    if (id >= this.values.length) this.values = grow(this.values, id + 1);
+    this.values[id] = value;
+  }
+  add(id: number, value: number): void {
+    this.set(id, this.get(id) + value);
+  }
+}
+
 /** Distinct targets of a fetched page, without self-links, in the order first seen. */
 export function distinctTargets(pageId: number, targets: readonly number[]): number[] {
   const seen = new Set<number>();
@@ -133,7 +148,7 @@ export class LinkGraph {
   }
 }
 
-function grow<T extends Uint8Array | Uint32Array | Int32Array>(a: T, need: number): T {
+function grow<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, need: number): T {
   let size = a.length;
   while (size < need) size *= 2;
   const b = new (a.constructor as new (n: number) => T)(size);

@@ -6,6 +6,7 @@ import { BreadthFirst } from './breadth-first.js';
 import type { PolicyContext } from './context.js';
 import { CrawlAbility } from './crawl-ability.js';
 import { HistoricalPageRank, type NewPageRule } from './historical-pagerank.js';
+import { HistoricalPartialPageRank } from './historical-partial-pagerank.js';
 import { loadHistory } from './history.js';
 import { LargerSitesFirst } from './larger-sites-first.js';
 import { Omniscient } from './omniscient.js';
@@ -42,10 +43,9 @@ function historical(rule: NewPageRule, summary: string): PolicyInfo {
     params: rule === 'random' ? ['history', 'seed'] : ['history'],
     simulatorOnly: rule === 'omniscient',
     create: (params, ctx) => {
-      const path = stringParam(params, 'history');
-      if (path === undefined) throw new CrawlError(ErrorCodes.BAD_OPTION, `--history: required by policy historical-pagerank-${rule} (an earlier crawl's database)`, { field: 'policyParams.history' });
+      const history = needHistory(`historical-pagerank-${rule}`, params, ctx);
       const oracle = rule === 'omniscient' ? needOracle(`historical-pagerank-${rule}`, ctx) : undefined;
-      return new HistoricalPageRank(loadHistory(path, ctx), rule, numberParam(params, 'seed', 1, 0, 2 ** 32 - 1, true), oracle);
+      return new HistoricalPageRank(history, rule, numberParam(params, 'seed', 1, 0, 2 ** 32 - 1, true), oracle);
     },
   };
 }
@@ -76,6 +76,15 @@ const POLICIES: PolicyInfo[] = [
   historical('zero', 'old PageRank of the history crawl first; new pages get 0'),
   historical('random', 'old PageRank of the history crawl first; new pages get a random old value'),
   historical('parent', 'old PageRank of the history crawl first; new pages get PR(parent)/outdegree(parent)'),
+  {
+    name: 'historical-partial-pagerank',
+    summary: "the largest of old PageRank, PageRank of the graph seen (every K pages) and the parents' shares, each in units of the mean page",
+    params: ['history', 'batch'],
+    create: (params, ctx) => {
+      const { k, scheduled } = batchSize(params, ctx);
+      return new HistoricalPartialPageRank(needHistory('historical-partial-pagerank', params, ctx), k, scheduled);
+    },
+  },
   historical('omniscient', 'old PageRank of the history crawl first; new pages get their true PageRank (simulator only)'),
   {
     name: 'omniscient',
@@ -113,6 +122,13 @@ const POLICIES: PolicyInfo[] = [
     },
   },
 ];
+
+/** The history a historical policy is guided by: --history, read by the context's loader. */
+function needHistory(name: string, params: Record<string, unknown>, ctx: PolicyContext): ReadonlyMap<string, number> {
+  const path = stringParam(params, 'history');
+  if (path === undefined) throw new CrawlError(ErrorCodes.BAD_OPTION, `--history: required by policy ${name} (an earlier crawl's database)`, { field: 'policyParams.history' });
+  return loadHistory(path, ctx);
+}
 
 function needOracle(name: string, ctx: PolicyContext): ReadonlyMap<string, number> {
   if (!ctx.oracle) throw badOption('--policy', `${name} needs the true PageRank of the whole web: it runs only in the simulator (crawlbench simulate)`);

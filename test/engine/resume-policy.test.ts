@@ -16,18 +16,24 @@ function order(db: string): string[] {
 }
 
 /**
- * A policy's memory (OPIC cash, backlink counts, PageRank of the graph seen so far) is
- * rebuilt on resume, so a crawl stopped and resumed fetches in exactly the order of one
- * that ran without stopping (sequential crawl: r = 1, c = 1).
+ * A policy's memory (OPIC cash, backlink counts, PageRank of the graph seen so far,
+ * historical-partial-pagerank's in-link estimates) is rebuilt on resume, so a crawl stopped
+ * and resumed fetches in exactly the order of one that ran without stopping (sequential
+ * crawl: r = 1, c = 1).
  */
 describe('resume keeps the policy order', async () => {
   const web = generateWeb({ seed: 8, sites: 6, pages: 240, latency: false });
   const { port } = await serve(web);
   const seeds = seedUrls(web, port);
 
-  for (const policy of ['opic', 'backlink-count', 'partial-pagerank', 'larger-sites-first']) {
+  /** An earlier crawl of part of the web, for the policy guided by one: the rest is new to it. */
+  const history = join(dir, 'history.db');
+  const params: Record<string, Record<string, unknown>> = { 'partial-pagerank': { batch: 40 }, 'historical-partial-pagerank': { batch: 40, history } };
+
+  for (const policy of ['opic', 'backlink-count', 'partial-pagerank', 'larger-sites-first', 'historical-partial-pagerank']) {
     it(policy, async () => {
-      const settings = testSettings(seeds, { policy, r: 1, c: 1, w: 0, policyParams: policy === 'partial-pagerank' ? { batch: 40 } : {} });
+      if (policy.startsWith('historical')) await crawl(history, testSettings(seeds, { r: 1, c: 1, w: 0, maxPages: 120 }));
+      const settings = testSettings(seeds, { policy, r: 1, c: 1, w: 0, policyParams: params[policy] ?? {} });
       const whole = join(dir, `${policy}-whole.db`);
       await crawl(whole, settings);
       const parts = join(dir, `${policy}-parts.db`);

@@ -3,7 +3,6 @@ import { BatchPageRank } from '../../core/policies/batch-pagerank.js';
 import { HistoricalPageRank } from '../../core/policies/historical-pagerank.js';
 import { Opic } from '../../core/policies/opic.js';
 import { PartialPageRank } from '../../core/policies/partial-pagerank.js';
-import type { Policy, PolicyHost } from '../../core/scheduler/policy.js';
 import { createPolicy, listPolicies } from '../../core/policies/registry.js';
 import { HOT, Topic } from '../../core/policies/topic.js';
 import { pagerank } from '../../core/ranking/pagerank.js';
@@ -12,49 +11,13 @@ import { IndexedHeap } from '../../core/scheduler/indexed-heap.js';
 import { Scheduler } from '../../core/scheduler/scheduler.js';
 import { SiteState } from '../../core/scheduler/site-state.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-
-/** A PolicyHost that records the priorities a policy sets. */
-class FakeHost implements PolicyHost {
-  readonly clock = new ManualClock();
-  readonly c = 1;
-  readonly priority = new Map<number, number>();
-  setPagePriority(pageId: number, _site: SiteState, priority: number): void {
-    this.priority.set(pageId, priority);
-  }
-  refreshSite(): void {}
-  sites(): Iterable<SiteState> {
-    return [];
-  }
-}
-
-const site = new SiteState(1, 'a.test');
-const urlOf = (id: number) => `http://a.test/${id}`;
-
-/**
- * Drives a policy as the engine does: a fetched page's new targets are ranked
- * (pagePriority) first, then the policy hears of the fetch (onFetched).
- */
-function sim(policy: Policy, url: (id: number) => string = urlOf) {
-  const host = new FakeHost();
-  policy.attach?.(host);
-  const known = new Set<number>();
-  const see = (id: number, parent: number | null = null) => {
-    if (known.has(id)) return;
-    known.add(id);
-    host.priority.set(id, policy.pagePriority({ id, site, depth: 0, parentId: parent, url: url(id), anchor: null }));
-  };
-  const fetch = (id: number, targets: number[]) => {
-    for (const t of targets) see(t, id);
-    policy.onFetched?.(id, site, targets);
-  };
-  return { host, see, fetch };
-}
+import { drive as sim, urlOf } from './drive.js';
 
 describe('policy registry', () => {
-  it('lists the thirteen policies by their --policy names, each with a summary and its parameters', () => {
+  it('lists the fourteen policies by their --policy names, each with a summary and its parameters', () => {
     expect(listPolicies().map((p) => p.name)).toEqual([
       'breadth-first', 'backlink-count', 'batch-pagerank', 'partial-pagerank', 'opic', 'larger-sites-first',
-      'historical-pagerank-zero', 'historical-pagerank-random', 'historical-pagerank-parent', 'performance', 'quality',
+      'historical-pagerank-zero', 'historical-pagerank-random', 'historical-pagerank-parent', 'historical-partial-pagerank', 'performance', 'quality',
       'crawl-ability', 'topic',
     ]);
     for (const p of listPolicies()) {
@@ -62,6 +25,7 @@ describe('policy registry', () => {
       expect(p.summary).not.toContain('\n');
     }
     expect(listPolicies().find((p) => p.name === 'topic')!.params).toEqual(['topic']);
+    expect(listPolicies().find((p) => p.name === 'historical-partial-pagerank')!.params).toEqual(['history', 'batch']);
   });
 
   it('builds every policy (historical-* given a history by the context)', () => {

@@ -50,7 +50,7 @@ describe('crawlbench simulate', () => {
     const res = await crawlbench(['simulate', '--graph', graph, '--policy', 'all', '--r', '8', '--w', '1s', '--csv', csv]);
     expect(res.code, res.stderr).toBe(0);
     for (const name of ['breadth-first', 'backlink-count', 'batch-pagerank', 'partial-pagerank', 'opic', 'larger-sites-first',
-      'historical-pagerank-zero', 'historical-pagerank-random', 'historical-pagerank-parent', 'historical-pagerank-omniscient',
+      'historical-pagerank-zero', 'historical-pagerank-random', 'historical-pagerank-parent', 'historical-partial-pagerank', 'historical-pagerank-omniscient',
       'omniscient', 'performance', 'quality', 'crawl-ability']) {
       expect(res.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
