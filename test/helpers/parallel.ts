@@ -36,8 +36,9 @@ export function eventKinds(db: string): string[] {
  * sites with a latency, so that a crawl lasts long enough for a fault; its seed file in `dir`,
  * and the crawl flags every crawl of it takes.
  */
-export async function parallelTestWeb(dir: string, pages: number): Promise<{ web: Web; server: TestWebServer; port: number; seeds: string; flags: string[] }> {
-  const web = generateWeb({ seed: 25, sites: 24, pages, latency: { maxMs: 5 } });
+/** The parallel tests' web of 24 sites; `latencyMs` caps each site's answer time (a fault test's crawl must outlast its faults). */
+export async function parallelTestWeb(dir: string, pages: number, latencyMs = 5): Promise<{ web: Web; server: TestWebServer; port: number; seeds: string; flags: string[] }> {
+  const web = generateWeb({ seed: 25, sites: 24, pages, latency: { maxMs: latencyMs } });
   const { server, port } = await serve(web);
   const seeds = join(dir, 'seeds.txt');
   writeFileSync(seeds, seedUrls(web, port).join('\n') + '\n');
