@@ -26,24 +26,18 @@ import { serve, testSettings } from '../helpers/web.js';
 
 const dir = tmpDir('crawlbench-site-probes-');
 
-function indexes(path: string): string[] {
+/** The names of the file's indexes that this condition on sqlite_master picks, in order. */
+function indexNames(path: string, condition: string): string[] {
   const db = new Sqlite(path, { readonly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('frontier_site', 'robots_site') ORDER BY name").pluck().all() as string[];
+    return db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND ${condition} ORDER BY name`).pluck().all() as string[];
   } finally {
     db.close();
   }
 }
-
+const indexes = (path: string) => indexNames(path, "name IN ('frontier_site', 'robots_site')");
 /** The sites' sort indexes the file holds (011-site-sorts.ts). */
-function sortIndexes(path: string): string[] {
-  const db = new Sqlite(path, { readonly: true });
-  try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'sites\\_by\\_%' ESCAPE '\\' ORDER BY name").pluck().all() as string[];
-  } finally {
-    db.close();
-  }
-}
+const sortIndexes = (path: string) => indexNames(path, "name LIKE 'sites\\_by\\_%' ESCAPE '\\'");
 const SORT_INDEXES = SITE_SORT_INDEXES.map((i) => i.name).sort();
 
 /** Each site's state as the file says it, by the test's own SQL: parked, pending (a page of it queued), done. */
