@@ -15,6 +15,9 @@ import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { executable, onPath } from '../graph/tools.js';
 import type { BrokerCredentials } from './broker-credentials.js';
 
+// The parallel crawl's modules import them from here with the broker; the crawl command's flags from broker-credentials.js.
+export { CREDENTIAL_ENV, credentialsEnv, credentialsFromEnv, type BrokerCredentials } from './broker-credentials.js';
+
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
