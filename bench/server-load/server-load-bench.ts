@@ -16,18 +16,17 @@
  * listSites latency median / p95 / max and count, event-loop delay p50 / p99 / max, beside the
  * targets: a Sites page within 200 ms, event-loop delay p99 < 50 ms and max < 200 ms.
  *
- *   npm run bench:server-load -- --before DIR [--after DIR] [--rounds 3] [--formats warc,jsonl]
+ *   npm run bench:server-load -- [--before DIR] [--after DIR] [--rounds 3] [--formats warc,jsonl]
  *       [--pages 1000000 --sites 50000 --site-pages 3000000] [--interval 250] [--dir DIR]
  *       [--baseline S] [--quiet] [--keep] [--json]
  *
- * To tell the export's share of the delay from the Sites view's own (listSites is answered
- * on the server's thread): --baseline S first asks listSites every --interval ms for S
- * seconds with no export (its latencies and the loop's delay reported apart), and --quiet asks
- * nothing while the export runs (the loop's delay is then the export's and the listExports
- * polls', one a second).
+ * To tell the export's share of the delay from the Sites view's own: --baseline S first asks
+ * listSites every --interval ms for S seconds with no export (its latencies and the loop's
+ * delay reported apart), and --quiet asks nothing while the export runs (the loop's delay is
+ * then the export's and the listExports polls', one a second).
  *
  * A checkout is a folder holding crawlbench with dist/ built (tsc, and vite build for the
- * renderer); --after defaults to this repository. The crawls are made once under
+ * renderer); --after defaults to this repository, and without --before only it runs. The crawls are made once under
  * bench/out/server-load/made (kept with --keep, and then reused) with the store of the checkout
  * of lowest schema (core-redirect.js: a newer schema is refused by an older crawlbench);
  * each checkout's workspace (bench/out/server-load/ws-LABEL) holds a copy of both databases

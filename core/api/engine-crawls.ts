@@ -12,7 +12,7 @@ import type * as C from './contract.js';
 import { createCrawlFile } from './crawl-create.js';
 import { parseResumeRequest } from './create-request.js';
 import { runnerLog } from './crawl-process.js';
-import { crawlSettingsDto, fileSize, parkedSites, recentErrors, storedSummary } from './crawl-queries.js';
+import { crawlSettingsDto, fileSize, parkedSites, recentErrors } from './crawl-queries.js';
 import { DemoWebs, demoWebPages, readDemoSidecar } from './demo-webs.js';
 import { SeedSourceSchema } from './limit-schemas.js';
 import { API_LIMITS, grouped } from './limits.js';
@@ -119,38 +119,39 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   async listCrawls(): Promise<C.CrawlInfo[]> {
     await this.ready;
     const ids = readdirSync(this.dir).filter((f) => f.endsWith('.db')).map((f) => f.slice(0, -3)).filter((id) => CRAWL_ID.test(id));
-    return ids.map((id) => this.info(id)).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+    const infos = await Promise.all(ids.map((id) => this.info(id)));
+    return infos.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
   }
 
-  protected info(id: string): C.CrawlInfo {
+  /** A crawl as the Crawls view lists it: its stored summary, read in a read worker, and its live state. */
+  protected async info(id: string): Promise<C.CrawlInfo> {
     const path = this.path(id);
+    const summary = await this.reads.run({ what: 'summary', path }).catch((err: Error) => err);
     const live = this.live.get(id);
     const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
-    try {
-      const s = withCrawlReader(path, storedSummary);
-      const interrupted = !live && s.state === 'running';
-      const status: C.CrawlStatus = live ? (live.status === 'stopping' ? 'pausing' : live.status) : interrupted ? 'interrupted' : (s.state as C.CrawlStatus);
-      const pagesFetched = Math.max(s.pagesFetched, live?.last?.pages ?? 0);
-      const endReason: C.EndReasonDto | null = live ? null : interrupted ? { kind: 'interrupted', at: null } : s.endReason;
-      return {
-        ...base,
-        status,
-        policy: s.policy,
-        pagesFetched,
-        pagesKnown: s.pagesKnown,
-        queued: live?.last?.queued ?? s.queued,
-        sites: s.sites,
-        createdAt: s.createdAt,
-        endReason,
-        // While it runs, the count of its last sample (the stored one is as of the last commit).
-        historyMatched: live?.last?.historyMatched ?? s.historyMatched,
-        crawlSeconds: live?.last?.crawlSeconds ?? s.crawlSeconds,
-        errorTotal: Math.max(s.errorTotal, live?.last?.errorTotal ?? 0),
-        errors: live?.last?.errors ?? s.errors,
-      };
-    } catch (err) {
-      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: (err as Error).message };
+    if (summary instanceof Error) {
+      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: summary.message };
     }
+    const s = summary;
+    const interrupted = !live && s.state === 'running';
+    const status: C.CrawlStatus = live ? (live.status === 'stopping' ? 'pausing' : live.status) : interrupted ? 'interrupted' : (s.state as C.CrawlStatus);
+    const endReason: C.EndReasonDto | null = live ? null : interrupted ? { kind: 'interrupted', at: null } : s.endReason;
+    return {
+      ...base,
+      status,
+      policy: s.policy,
+      pagesFetched: Math.max(s.pagesFetched, live?.last?.pages ?? 0),
+      pagesKnown: s.pagesKnown,
+      queued: live?.last?.queued ?? s.queued,
+      sites: s.sites,
+      createdAt: s.createdAt,
+      endReason,
+      // While it runs, the count of its last sample (the stored one is as of the last commit).
+      historyMatched: live?.last?.historyMatched ?? s.historyMatched,
+      crawlSeconds: live?.last?.crawlSeconds ?? s.crawlSeconds,
+      errorTotal: Math.max(s.errorTotal, live?.last?.errorTotal ?? 0),
+      errors: live?.last?.errors ?? s.errors,
+    };
   }
 
   async createCrawl(raw: C.CreateCrawlRequest): Promise<C.CrawlInfo> {

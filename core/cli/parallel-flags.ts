@@ -7,8 +7,8 @@ import { ParallelShapeSchema } from '../api/parallel-request-schema.js';
 import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
 import type { PartModel } from '../parallel/assignment.js';
-import type { BrokerCredentials } from '../parallel/broker.js';
-import { credentialsFromEnv } from '../parallel/broker.js';
+// Not broker.js: that loads the NATS client, which a crawl without --parts never needs.
+import { credentialsFromEnv, type BrokerCredentials } from '../parallel/broker-credentials.js';
 
 export const BROKER_OPTIONS = {
   broker: { type: 'string' },

@@ -14,32 +14,10 @@ import { join } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { executable, onPath } from '../graph/tools.js';
+import type { BrokerCredentials } from './broker-credentials.js';
 
-export interface BrokerCredentials {
-  user?: string;
-  password?: string;
-  token?: string;
-  /** A file holding an nkey seed (SU...). */
-  nkeyFile?: string;
-}
-
-/** Where the credentials travel to a worker process: its environment, never its command line. */
-export const CREDENTIAL_ENV = { user: 'CRAWLBENCH_NATS_USER', password: 'CRAWLBENCH_NATS_PASSWORD', token: 'CRAWLBENCH_NATS_TOKEN', nkeyFile: 'CRAWLBENCH_NATS_NKEY_FILE' } as const;
-
-export function credentialsFromEnv(env: NodeJS.ProcessEnv = process.env): BrokerCredentials {
-  const c: BrokerCredentials = {};
-  for (const [k, name] of Object.entries(CREDENTIAL_ENV)) if (env[name]) c[k as keyof BrokerCredentials] = env[name];
-  return c;
-}
-
-export function credentialsEnv(c: BrokerCredentials): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, name] of Object.entries(CREDENTIAL_ENV)) {
-    const v = c[k as keyof BrokerCredentials];
-    if (v !== undefined) env[name] = v;
-  }
-  return env;
-}
+// The parallel crawl's modules import them from here with the broker; the crawl command's flags from broker-credentials.js.
+export { CREDENTIAL_ENV, credentialsEnv, credentialsFromEnv, type BrokerCredentials } from './broker-credentials.js';
 
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');

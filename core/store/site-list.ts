@@ -8,8 +8,10 @@
  * A site's state comes from its row and the frontier: parked (sites.parked set), pending
  * (a page of it in the frontier, or fetched after the snapshot), done (neither). A crawl
  * that has finished or stopped has frontier_site (a read index, migration 010): a page of 50
- * sites then probes it 50 times. A running crawl has none (its frontier changes with every
- * page), and the pending set is one scan of the frontier per query (bounded by its size).
+ * sites then probes it 50 times, and an index per sort key (migration 011), so the first
+ * page's 50 sites are the first 50 entries of one. A running crawl has none (its frontier and
+ * its sites' counters change with every page): the pending set is one scan of the frontier
+ * per query and the pick one pass over the sites, both bounded by their size.
  */
 import type { CrawlReader } from './crawl-reader.js';
 import { siteSelect, type SiteRecord } from './record-fields.js';
@@ -92,7 +94,9 @@ const STATE = `CASE WHEN s.parked IS NOT NULL THEN 'parked' WHEN s.id IN ${PENDI
 const STATE_PROBED = `CASE WHEN s.parked IS NOT NULL THEN 'parked'
   WHEN EXISTS (SELECT 1 FROM frontier f WHERE f.site_id = s.id AND f.page_id <= @p)
     OR s.id IN (SELECT site_id FROM pages WHERE fetch_seq > @s) THEN 'pending' ELSE 'done' END`;
-const FILTER = `s.id <= @site
+// +s.id: the snapshot's bound is not a range to search (it holds every site of a finished
+// crawl), so SQLite walks the sort key's index (011-site-sorts.ts) where there is one.
+const FILTER = `+s.id <= @site
   AND (@host IS NULL OR s.host LIKE @host ESCAPE '\\')
   AND (@errorsOnly = 0 OR s.errors > 0 OR s.pages_failed > 0 OR s.parked IS NOT NULL)`;
 

@@ -1,12 +1,14 @@
 /**
  * The Sites and Pages reads in worker threads (core/api/read-pool.ts): listSites, searchPages and
- * getPage answered through the EngineApi are the reads this thread makes of the same file, refusals
+ * getPage answered through the EngineApi are the reads this thread makes of the same file (and
+ * listCrawls' summary of each crawl is read there too, not on the server's thread), refusals
  * keep their code and field, a crawl read many times at once leaves no file open in the process
  * (worker threads share its file descriptors) and can be deleted while reads are under way, and a
  * worker that dies fails only its read, in words, the next read starting another.
  */
-import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCrawlRead } from '../../core/api/crawl-reads.js';
 import { EngineApi } from '../../core/api/engine-api.js';
@@ -89,6 +91,38 @@ describe('Sites and Pages reads in worker threads', () => {
     expect(readdirSync(workspace).filter((f) => f.startsWith('doomed'))).toEqual([]);
     expect(openFiles(doomed)).toEqual([]);
     expect((await refusal(api.listSites('doomed'))).code).toBe('CRAWL_DB_MISSING');
+  });
+
+  it("reads listCrawls' summary of each crawl in a read worker, as this thread reads it", async () => {
+    // The pool's worker, wrapped to log each read it is sent: the file and the thread that got it.
+    const log = join(dir, 'reads.log');
+    const logging = join(dir, 'logging-worker.mjs');
+    writeFileSync(
+      logging,
+      `import { appendFileSync } from 'node:fs';\nimport { parentPort, isMainThread } from 'node:worker_threads';\n` +
+        `parentPort.on('message', (m) => appendFileSync(${JSON.stringify(log)}, JSON.stringify({ what: m.read.what, path: m.read.path, isMainThread }) + '\\n'));\n` +
+        `await import(${JSON.stringify(pathToFileURL(defaultReadWorker()).href)});\n`,
+    );
+    const logged = new EngineApi(workspace, { readWorker: logging });
+    try {
+      const crawls = await logged.listCrawls();
+      const mine = crawls.find((c) => c.id === FIXTURE_ID)!;
+      const stored = runCrawlRead({ what: 'summary', path: dbPath });
+      expect(mine.status).toBe(stored.state);
+      expect([mine.pagesFetched, mine.pagesKnown, mine.queued, mine.sites, mine.errorTotal]).toEqual([stored.pagesFetched, stored.pagesKnown, stored.queued, stored.sites, stored.errorTotal]);
+      expect(mine.pagesFetched).toBeGreaterThan(0);
+      const reads = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { what: string; path: string; isMainThread: boolean });
+      expect(reads.filter((r) => r.what === 'summary').map((r) => r.path).sort()).toEqual(crawls.map((c) => join(workspace, `${c.id}.db`)).sort());
+      expect(reads.every((r) => !r.isMainThread)).toBe(true);
+      // A file that is not a crawl is listed unreadable, in words, as before.
+      writeFileSync(join(workspace, 'junk.db'), 'not a database at all, just text');
+      const junk = (await logged.listCrawls()).find((c) => c.id === 'junk')!;
+      expect(junk.status).toBe('unreadable');
+      expect(junk.problem).toMatch(/junk\.db/);
+    } finally {
+      await logged.close();
+      rmSync(join(workspace, 'junk.db'), { force: true });
+    }
   });
 
   it('fails only the read of a worker that dies, in words, and starts another for the next', async () => {

@@ -4,7 +4,10 @@
  * would pay an index entry) and has it once stopped; the stopped crawl's Sites pages, which
  * probe the frontier site by site, are the very pages the same file gives without the index
  * (one scan of the whole frontier, as a running crawl is read), and each site's state is what
- * its own frontier rows say. A finished crawl of schema 9 gets both indexes when first read.
+ * its own frontier rows say. The sites' sort indexes (schema 11) follow frontier_site: off while
+ * the crawl runs, there once it stops, and a page walked along one of them (every sort either
+ * way, filtered, offset) is the page a scan sorts. A finished crawl of schema 9 gets all of
+ * them when first read.
  */
 import Sqlite from '../../core/store/sqlite.js';
 import { copyFileSync } from 'node:fs';
@@ -16,20 +19,26 @@ import { validateSettings } from '../../core/config/settings.js';
 import { Crawler } from '../../core/engine/crawler.js';
 import { withCrawlReader, withMigratedCrawlReader } from '../../core/store/crawl-reader.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+import { SITE_SORT_INDEXES } from '../../core/store/migrations/011-site-sorts.js';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve, testSettings } from '../helpers/web.js';
 
 const dir = tmpDir('crawlbench-site-probes-');
 
-function indexes(path: string): string[] {
+/** The names of the file's indexes that this condition on sqlite_master picks, in order. */
+function indexNames(path: string, condition: string): string[] {
   const db = new Sqlite(path, { readonly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('frontier_site', 'robots_site') ORDER BY name").pluck().all() as string[];
+    return db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND ${condition} ORDER BY name`).pluck().all() as string[];
   } finally {
     db.close();
   }
 }
+const indexes = (path: string) => indexNames(path, "name IN ('frontier_site', 'robots_site')");
+/** The sites' sort indexes the file holds (011-site-sorts.ts). */
+const sortIndexes = (path: string) => indexNames(path, "name LIKE 'sites\\_by\\_%' ESCAPE '\\'");
+const SORT_INDEXES = SITE_SORT_INDEXES.map((i) => i.name).sort();
 
 /** Each site's state as the file says it, by the test's own SQL: parked, pending (a page of it queued), done. */
 function statesInFile(path: string): Map<string, string> {
@@ -67,17 +76,19 @@ describe('a Sites page reads its sites one by one where the crawl has frontier_s
   it('a crawl drops frontier_site while it runs and has it once stopped; its pages are the same as without it', async () => {
     const crawler = Crawler.create(db, { ...testSettings(seedUrls(web, port)), maxPages: 150 });
     const whileRunning: string[][] = [];
-    crawler.on('commit', () => whileRunning.push(indexes(db)));
+    crawler.on('commit', () => whileRunning.push([...indexes(db), ...sortIndexes(db)]));
     try {
       expect((await crawler.run()).stopReason).toBe('max-pages');
     } finally {
       crawler.close();
     }
     expect(whileRunning.length).toBeGreaterThan(0);
-    expect(whileRunning.every((names) => !names.includes('frontier_site'))).toBe(true);
+    expect(whileRunning.every((names) => names.length === 1 && names[0] === 'robots_site')).toBe(true);
     expect(indexes(db)).toEqual(['robots_site']); // paused: it may run again
+    expect(sortIndexes(db)).toEqual([]);
     Crawler.stopStored(db);
     expect(indexes(db)).toEqual(['frontier_site', 'robots_site']);
+    expect(sortIndexes(db)).toEqual(SORT_INDEXES);
 
     const states = statesInFile(db);
     expect([...states.values()]).toEqual(expect.arrayContaining(['pending', 'done']));
@@ -88,11 +99,13 @@ describe('a Sites page reads its sites one by one where the crawl has frontier_s
     copyFileSync(db, scanned);
     const raw = new Sqlite(scanned);
     raw.exec('DROP INDEX frontier_site');
+    for (const name of SORT_INDEXES) raw.exec(`DROP INDEX ${name}`);
     raw.close();
+    // Every sort either way, filtered and offset: a page walked along its key's index is the page a scan sorts.
     expect(everyFirstPage(db)).toEqual(everyFirstPage(scanned));
   });
 
-  it('a finished crawl of schema 9 gets robots_site and frontier_site when first read, its states and robots.txt answers unchanged', () => {
+  it('a finished crawl of schema 9 gets robots_site, frontier_site and the sort indexes when first read, its states and robots.txt answers unchanged', () => {
     const old = join(dir, 'schema9.db');
     const raw = new Sqlite(old);
     raw.pragma('journal_mode = WAL');
@@ -110,6 +123,7 @@ describe('a Sites page reads its sites one by one where the crawl has frontier_s
     raw.close();
     const page = withMigratedCrawlReader(old, (r) => sitesPage(r, { sort: 'host', descending: false }));
     expect(indexes(old)).toEqual(['frontier_site', 'robots_site']);
+    expect(sortIndexes(old)).toEqual(SORT_INDEXES);
     const db9 = new Sqlite(old, { readonly: true });
     expect(db9.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db9.close();

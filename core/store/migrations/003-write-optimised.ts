@@ -11,6 +11,8 @@
  * SQLite cannot drop a UNIQUE column constraint, so pages is rebuilt without it (no table
  * references pages, so foreign keys are unaffected).
  */
+import { SITE_SORT_INDEXES } from './011-site-sorts.js';
+
 export const sql = `
 CREATE TABLE pages_v3 (
   id INTEGER PRIMARY KEY,
@@ -51,4 +53,6 @@ export const READ_INDEXES = [
   { name: 'pages_site_errors', sql: 'CREATE INDEX IF NOT EXISTS pages_site_errors ON pages(site_id, error_code, status, fetch_seq) WHERE error_code IS NOT NULL' },
   // issue 24: the state of a Sites page's sites, a probe per site instead of a scan of the frontier (010-site-probes.ts).
   { name: 'frontier_site', sql: 'CREATE INDEX IF NOT EXISTS frontier_site ON frontier(site_id)' },
+  // issue 24: a Sites page picked by walking its sort key's index (011-site-sorts.ts).
+  ...SITE_SORT_INDEXES,
 ] as const;

@@ -9,6 +9,7 @@ import { missing as tlsMissing, sql as tls } from './007-tls.js';
 import { sql as validators } from './008-validators.js';
 import { sql as sitemaps } from './009-sitemaps.js';
 import { sql as siteProbes } from './010-site-probes.js';
+import { sql as siteSorts } from './011-site-sorts.js';
 
 /**
  * Numbered migrations; the database's user_version is the number of the last one applied.
@@ -26,6 +27,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 8, name: 'validators', sql: validators },
   { version: 9, name: 'sitemaps', sql: sitemaps },
   { version: 10, name: 'site-probes', sql: siteProbes },
+  { version: 11, name: 'site-sorts', sql: siteSorts },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
