@@ -37,7 +37,12 @@ export interface ReadError {
   stack?: string;
 }
 
-export function runCrawlRead(read: CrawlRead): CrawlReadResults[CrawlRead['what']] {
+/** Runs one read on this thread: its result is typed by the read's kind. */
+export function runCrawlRead<R extends CrawlRead>(read: R): CrawlReadResults[R['what']] {
+  return readOf(read) as CrawlReadResults[R['what']];
+}
+
+function readOf(read: CrawlRead): CrawlReadResults[CrawlRead['what']] {
   switch (read.what) {
     case 'sites':
       return withMigratedCrawlReader(read.path, (reader) => sitesPage(reader, (read.query ?? {}) as Parameters<typeof sitesPage>[1]));

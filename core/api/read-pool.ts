@@ -71,7 +71,7 @@ export class ReadPool {
           this.queue.push({ id: this.nextId++, read, resolve, reject });
           this.dispatch();
         })
-      : Promise.resolve().then(() => runCrawlRead(read));
+      : Promise.resolve().then((): unknown => runCrawlRead<CrawlRead>(read));
     const set = this.pending.get(read.path) ?? new Set();
     this.pending.set(read.path, set.add(p));
     const done = () => {
