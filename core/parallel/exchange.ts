@@ -54,7 +54,8 @@ export class PartExchange implements PartHook {
   private store: ExchangeStore | null = null;
   private ended = false;
   private publishing = false;
-  private held: JsMsg[] = [];
+  /** Messages taken in, each with the write batch that holds its URLs: acknowledged once that batch is committed. */
+  private held: Array<{ m: JsMsg; batch: number }> = [];
   private messages: ConsumerMessages | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   /** Messages taken in and published by this process (for the status line). */
@@ -135,9 +136,13 @@ export class PartExchange implements PartHook {
     this.crawler = crawler;
     this.store = store;
     let started = false;
-    crawler.on('commit', () => {
-      for (const m of this.held) m.ack();
-      this.held = [];
+    crawler.on('commit', (committed: number) => {
+      const still: typeof this.held = [];
+      for (const h of this.held) {
+        if (h.batch <= committed) h.m.ack();
+        else still.push(h);
+      }
+      this.held = still;
       this.committedTop = store.outboxTop();
       if (this.batchMs > 0) this.seal(Date.now());
       void this.publish();
@@ -273,7 +278,7 @@ export class PartExchange implements PartHook {
       this.received++;
       this.crawler!.wake();
     }
-    this.held.push(m);
+    this.held.push({ m, batch: this.store!.batch });
   }
 
   /** Links found again by a shorter path (shorterPath): discovered at their lower depths, counted apart. */
@@ -286,7 +291,7 @@ export class PartExchange implements PartHook {
       ctx.counters.bump('exchange:shorter-paths:received');
       this.crawler!.wake();
     }
-    this.held.push(m);
+    this.held.push({ m, batch: this.store!.batch });
   }
 }
 
