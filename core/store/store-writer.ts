@@ -42,8 +42,10 @@ export type WriterMessage =
   | { t: 'failed'; batch: number; code: string | null; message: string }
   | { t: 'dropped'; batch: number };
 
-/** Sealed and open batches past this many bytes: the crawl waits for the writer (about 10 s of bench/throughput's writes). */
-export const MAX_PENDING_BYTES = 32 * 1024 * 1024;
+/** Sealed and open batches past this many bytes: the crawl waits for the writer (about 2 s of bench/throughput's writes at full speed). */
+export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/** A buffer the writer gives back is kept for the next batch when no larger than this (a burst's large one is let go). */
+const SPARE_MAX_BYTES = 4 * 1024 * 1024;
 /** Batches sealed and not yet committed, at most: past this the open batch grows instead (fewer, larger commits). */
 const MAX_IN_FLIGHT = 2;
 
@@ -188,7 +190,7 @@ export class StoreWriter extends EventEmitter {
     this.inFlightBytes -= bytes;
     if (m.t === 'committed') {
       this.committed = m.batch;
-      if (this.spare.length < 2) this.spare.push(m.buffer);
+      if (this.spare.length < 2 && m.buffer.byteLength <= SPARE_MAX_BYTES) this.spare.push(m.buffer);
       this.emit('committed', m.batch);
     } else if (m.t === 'failed') {
       this.fail(new WriteFailed(m.message, m.code, m.batch));
