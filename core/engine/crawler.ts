@@ -11,6 +11,8 @@ import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { ContentStore } from '../store/content-store.js';
 import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
 import { StoreWriter, type WriteFailed } from '../store/store-writer.js';
+import { ParsePool } from '../parse/parse-pool.js';
+import { threadPlan, type ThreadPlan } from './thread-plan.js';
 import { TimelineWriter } from '../store/timeline.js';
 import { canonicalize } from '../url/canonical.js';
 import { Scope } from '../url/scope.js';
@@ -74,6 +76,8 @@ export interface CrawlerOptions {
   writer?: boolean;
   /** The writer thread's compiled file (a bundle names its own). */
   writerFile?: string;
+  /** Crawls sharing the machine's cores with this one (a parallel crawl's K): its threads are sized from its share (thread-plan.ts). */
+  crawlsOnMachine?: number;
 }
 
 /** How long a session waits when the site gate could not be asked (the broker is away). */
@@ -107,6 +111,8 @@ export class Crawler extends EventEmitter {
   private sealWanted = false;
   /** The run is ending: its last batches are being committed. */
   private finishing = false;
+  /** The threads beside this one (thread-plan.ts). */
+  private readonly threads: ThreadPlan;
 
   private constructor(store: CrawlStore, settings: CrawlSettings, private readonly opts: CrawlerOptions) {
     super();
@@ -138,6 +144,7 @@ export class Crawler extends EventEmitter {
     this.ipGate = new IpGate(settings.w);
     this.gate = opts.gate ?? null;
     this.stats = new LiveStats(this.clock);
+    this.threads = threadPlan(opts.crawlsOnMachine);
     this.timeline = new TimelineWriter(store.writes);
     this.crawlSecondsBefore = Number(store.getMeta(CRAWL_SECONDS) ?? 0) || 0;
     for (const site of sites.all()) scheduler.addSite(site);
@@ -158,7 +165,7 @@ export class Crawler extends EventEmitter {
    * store's writes go to it from now on, and 'commit' is emitted as it commits each batch.
    */
   private startWriter(): void {
-    if (this.opts.writer === false) return;
+    if (this.opts.writer === false || !this.threads.writer) return;
     const { store } = this.ctx;
     const writer = StoreWriter.start({ path: store.path, pragmas: [...CrawlStore.writerPragmas(), ...this.sizePragmas()] }, this.opts.writerFile);
     if (!writer) return;
@@ -293,6 +300,7 @@ export class Crawler extends EventEmitter {
     store.commit();
     store.dropReadIndexes();
     this.startWriter();
+    this.ctx.parser = ParsePool.start(this.threads.parseThreads);
     store.begin();
     store.setState('running');
     store.event('start');
@@ -658,8 +666,11 @@ export class Crawler extends EventEmitter {
     }
   }
 
-  /** Every batch committed (or given up), the writes back on this thread, the writer ended. */
+  /** Every batch committed (or given up), the writes back on this thread, the writer ended; the parse pool ended. */
   private async closeWriter(): Promise<void> {
+    const parser = this.ctx.parser;
+    this.ctx.parser = null;
+    await parser?.close();
     const writer = this.writer;
     if (!writer) return;
     await writer.drain();
@@ -698,6 +709,7 @@ export class Crawler extends EventEmitter {
   /** Releases the database (commits anything pending). */
   close(): void {
     this.cleanup();
+    void this.ctx.parser?.close();
     this.ctx.content?.close();
     this.ctx.history?.close();
     this.ctx.store.close();

@@ -6,9 +6,10 @@
  * crawl thread on bench/throughput); now only a page whose hash the filter may hold (a
  * duplicate, or a false positive: about 1%) is read.
  *
- * Scalable (Almeida et al., 2007): a stage of 10 bits per hash and 7 probes (1% false
- * positives) for its capacity, and a new stage of twice the capacity when it fills, so the
- * filter grows with the crawl at about 1.2 bytes per fetched page (12 MB at 10 million).
+ * Scalable (Almeida et al., 2007): a stage for its capacity, and a new one of twice the
+ * capacity when it fills, each stage's false positives half the last's (1%, 0.5%, ...: 2% at
+ * most over all of them), so the filter grows with the crawl: 10 bits per hash in the first
+ * stage, 1.44 more in each next (about 2.5 bytes per fetched page at 10 million: 25 MB).
  */
 export class HashFilter {
   private readonly stages: Stage[] = [];
@@ -18,12 +19,12 @@ export class HashFilter {
   add(hash: string): void {
     let s = this.stages[this.stages.length - 1];
     if (s === undefined || s.count >= s.capacity) {
-      s = stage(s === undefined ? this.firstCapacity : s.capacity * 2);
+      s = stage(s === undefined ? this.firstCapacity : s.capacity * 2, this.stages.length);
       this.stages.push(s);
     }
     probe(hash);
-    const { bits, m } = s;
-    for (let i = 0, x = h1; i < PROBES; i++, x = (x + h2) >>> 0) {
+    const { bits, m, k } = s;
+    for (let i = 0, x = h1; i < k; i++, x = (x + h2) >>> 0) {
       const b = x % m;
       bits[b >>> 5]! |= 1 << (b & 31);
     }
@@ -33,9 +34,9 @@ export class HashFilter {
   /** False: no hash like it was ever added. True: it may have been (read the file to know). */
   mayHave(hash: string): boolean {
     probe(hash);
-    for (const { bits, m } of this.stages) {
+    for (const { bits, m, k } of this.stages) {
       let all = true;
-      for (let i = 0, x = h1; i < PROBES && all; i++, x = (x + h2) >>> 0) {
+      for (let i = 0, x = h1; i < k && all; i++, x = (x + h2) >>> 0) {
         const b = x % m;
         all = (bits[b >>> 5]! & (1 << (b & 31))) !== 0;
       }
@@ -53,16 +54,16 @@ export class HashFilter {
 interface Stage {
   bits: Uint32Array;
   m: number;
+  /** Probes per hash. */
+  k: number;
   capacity: number;
   count: number;
 }
 
-const PROBES = 7;
-const BITS_PER_HASH = 10;
-
-function stage(capacity: number): Stage {
-  const words = Math.ceil((capacity * BITS_PER_HASH) / 32);
-  return { bits: new Uint32Array(words), m: words * 32, capacity, count: 0 };
+/** Stage `n` (from 0): false positives 1% / 2^n, so 1.44 (1 / ln 2) more bits per hash and one more probe than the last. */
+function stage(capacity: number, n: number): Stage {
+  const words = Math.ceil((capacity * (9.6 + 1.44 * n)) / 32);
+  return { bits: new Uint32Array(words), m: words * 32, k: 7 + n, capacity, count: 0 };
 }
 
 let h1 = 0;
