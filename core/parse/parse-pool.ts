@@ -7,6 +7,7 @@
  * pages' results between requests: it asks for the next page while the last one is parsed.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Bytes, BytesReader, readResult, writeRequest } from './parse-messages.js';
@@ -21,9 +22,10 @@ interface Slot {
   out: number;
 }
 
-/** The thread's compiled file: beside this one in dist/, or dist/'s when run from source (tests). */
+/** The thread's compiled file: beside this one in dist/ (or dist/'s when run from source, as the tests do), or in a bundle's folder. */
 export function defaultParseThreadFile(): string {
-  const here = import.meta.url;
+  const here = typeof import.meta.url === 'string' ? import.meta.url : null;
+  if (here === null) return join(typeof __dirname === 'string' ? __dirname : '.', 'parse-thread.cjs');
   return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/core/parse/parse-thread.js', here) : new URL('./parse-thread.js', here));
 }
 
