@@ -10,9 +10,8 @@ import { IpGate } from '../scheduler/ip-gate.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { ContentStore } from '../store/content-store.js';
 import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
-import { StoreWriter, type WriteFailed } from '../store/store-writer.js';
-import { ParsePool } from '../parse/parse-pool.js';
-import { threadPlan, type ThreadPlan } from './thread-plan.js';
+import type { StoreWriter } from '../store/store-writer.js';
+import { CrawlThreads, sizePragmas, type CrawlThreadOptions } from './crawl-threads.js';
 import { TimelineWriter } from '../store/timeline.js';
 import { canonicalize } from '../url/canonical.js';
 import { Scope } from '../url/scope.js';
@@ -65,19 +64,13 @@ export interface CrawlSummary {
   queued: number;
 }
 
-export interface CrawlerOptions {
+export interface CrawlerOptions extends CrawlThreadOptions {
   clock?: Clock;
   fetcher?: Fetcher;
   /** A parallel crawl's worker (core/parallel): the URLs it owns and where the others go. */
   parts?: PartHook;
   /** A parallel crawl's worker with a page assignment: the site leases shared with the other workers. */
   gate?: SiteGate;
-  /** false: the crawl's writes run on its own thread, not on a writer thread (store-writer.ts). */
-  writer?: boolean;
-  /** The writer thread's compiled file (a bundle names its own). */
-  writerFile?: string;
-  /** Crawls sharing the machine's cores with this one (a parallel crawl's K): its threads are sized from its share (thread-plan.ts). */
-  crawlsOnMachine?: number;
 }
 
 /** How long a session waits when the site gate could not be asked (the broker is away). */
@@ -105,16 +98,18 @@ export class Crawler extends EventEmitter {
   private peakRss = 0;
   private readonly ipGate: IpGate;
   private readonly gate: SiteGate | null;
+  /** The run's writer and parse threads (crawl-threads.ts). */
+  private readonly threads: CrawlThreads;
   /** The run's writer thread, while it runs (null: the writes run on this thread). */
-  private writer: StoreWriter | null = null;
+  private get writer(): StoreWriter | null {
+    return this.threads.writer;
+  }
   /** A batch is due but the writer has too many under way: seal it when the next commits. */
   private sealWanted = false;
   /** The run is ending: its last batches are being committed. */
   private finishing = false;
-  /** The threads beside this one (thread-plan.ts). */
-  private readonly threads: ThreadPlan;
 
-  private constructor(store: CrawlStore, settings: CrawlSettings, private readonly opts: CrawlerOptions) {
+  private constructor(store: CrawlStore, settings: CrawlSettings, opts: CrawlerOptions) {
     super();
     this.clock = opts.clock ?? new RealClock();
     const policy = createPolicy(settings.policy, settings.policyParams, policyContext(settings));
@@ -144,35 +139,12 @@ export class Crawler extends EventEmitter {
     this.ipGate = new IpGate(settings.w);
     this.gate = opts.gate ?? null;
     this.stats = new LiveStats(this.clock);
-    this.threads = threadPlan(opts.crawlsOnMachine);
+    this.threads = new CrawlThreads(this.ctx, opts);
     this.timeline = new TimelineWriter(store.writes);
     this.crawlSecondsBefore = Number(store.getMeta(CRAWL_SECONDS) ?? 0) || 0;
     for (const site of sites.all()) scheduler.addSite(site);
     store.tuneForCrawl();
-    for (const p of this.sizePragmas()) store.db.pragma(p);
-  }
-
-  /** The file's size budget (--max-db-size), for every connection that writes it. */
-  private sizePragmas(): string[] {
-    const { settings, store } = this.ctx;
-    if (settings.maxDbSize === null) return [];
-    const pageSize = store.db.pragma('page_size', { simple: true }) as number;
-    return [`max_page_count = ${Math.max(16, Math.floor(settings.maxDbSize / pageSize))}`];
-  }
-
-  /**
-   * The writer thread for this run (store-writer.ts), when its compiled file is there: the
-   * store's writes go to it from now on, and 'commit' is emitted as it commits each batch.
-   */
-  private startWriter(): void {
-    if (this.opts.writer === false || !this.threads.writer) return;
-    const { store } = this.ctx;
-    const writer = StoreWriter.start({ path: store.path, pragmas: [...CrawlStore.writerPragmas(), ...this.sizePragmas()] }, this.opts.writerFile);
-    if (!writer) return;
-    store.attachWriter(writer);
-    writer.on('committed', (batch: number) => this.committed(batch));
-    writer.on('failed', (err: WriteFailed) => this.fail(err));
-    this.writer = writer;
+    for (const p of sizePragmas(settings, store)) store.db.pragma(p);
   }
 
   /** The writer committed a batch: said to listeners, and work held back for it goes on. */
@@ -299,8 +271,10 @@ export class Crawler extends EventEmitter {
     this.stats.start(this.ctx.counters.pagesFetched, this.ctx.counters.bytes);
     store.commit();
     store.dropReadIndexes();
-    this.startWriter();
-    this.ctx.parser = ParsePool.start(this.threads.parseThreads);
+    this.threads.start(
+      (batch) => this.committed(batch),
+      (err) => this.fail(err),
+    );
     store.begin();
     store.setState('running');
     store.event('start');
@@ -582,7 +556,7 @@ export class Crawler extends EventEmitter {
     } catch {
       /* nothing more can be recorded */
     }
-    await this.closeWriter();
+    await this.threads.close();
   }
 
   /**
@@ -629,7 +603,7 @@ export class Crawler extends EventEmitter {
     if (!this.done) return; // failed meanwhile: fail() ends the run
     if (this.diskFull) await this.endDiskFull();
     store.commit();
-    await this.closeWriter();
+    await this.threads.close();
     if ((state === 'finished' || state === 'stopped') && !this.diskFull) {
       // Best effort: without them a finished crawl still reads, by scanning. Each CREATE INDEX
       // runs on its own (outside a batch), so a failure (disk full) is rolled back by SQLite
@@ -666,19 +640,6 @@ export class Crawler extends EventEmitter {
     }
   }
 
-  /** Every batch committed (or given up), the writes back on this thread, the writer ended; the parse pool ended. */
-  private async closeWriter(): Promise<void> {
-    const parser = this.ctx.parser;
-    this.ctx.parser = null;
-    await parser?.close();
-    const writer = this.writer;
-    if (!writer) return;
-    await writer.drain();
-    this.ctx.store.detachWriter();
-    this.writer = null;
-    await writer.close();
-  }
-
   summary(reason: CrawlSummary['stopReason']): CrawlSummary {
     const { store, counters } = this.ctx;
     const totals = store.totals();
@@ -709,7 +670,7 @@ export class Crawler extends EventEmitter {
   /** Releases the database (commits anything pending). */
   close(): void {
     this.cleanup();
-    void this.ctx.parser?.close();
+    this.threads.terminate();
     this.ctx.content?.close();
     this.ctx.history?.close();
     this.ctx.store.close();
