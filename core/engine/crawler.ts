@@ -445,7 +445,7 @@ export class Crawler extends EventEmitter {
     scheduler.finish(session, result.endedAt, result.returned, result.extraDelayMs);
     if (result.park) this.park(site, result.park);
     this.opsSinceCommit += session.pages.length;
-    if (this.opsSinceCommit >= COMMIT_EVERY_OPS) this.flush();
+    if (this.opsSinceCommit >= COMMIT_EVERY_OPS || this.writer?.full) this.flush();
   }
 
   private park(site: Session['site'], code: string): void {

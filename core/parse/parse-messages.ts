@@ -150,3 +150,8 @@ export function readResult(r: BytesReader): { token: number; page: ParsedPage } 
   }
   return { token, page: { hash, title, noindex: (flags & 2) !== 0, nofollow: (flags & 4) !== 0, links } };
 }
+
+/** Frees a message's buffer once read, not when the thread's garbage collector next runs (as the writer thread's batches: store/write-log.ts). */
+export function releaseBuffer(buffer: ArrayBuffer): void {
+  (buffer as unknown as { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+}

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Bytes, BytesReader, readResult, writeRequest } from './parse-messages.js';
+import { Bytes, BytesReader, readResult, releaseBuffer, writeRequest } from './parse-messages.js';
 import type { ParsedPage, ParseInput } from './page-parser.js';
 
 /** Pages per message at most (a message is also sent at the end of each turn of the event loop). */
@@ -101,6 +101,7 @@ export class ParsePool {
       this.waiting.delete(token);
       w?.resolve(page);
     }
+    releaseBuffer(m.buffer);
   }
 
   private fail(err: Error): void {

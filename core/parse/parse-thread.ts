@@ -3,7 +3,7 @@
  * crawl thread would inline) and sends their results back in one message.
  */
 import { parentPort } from 'node:worker_threads';
-import { Bytes, BytesReader, readRequest, writeResult } from './parse-messages.js';
+import { Bytes, BytesReader, readRequest, releaseBuffer, writeResult } from './parse-messages.js';
 import { parsePage } from './page-parser.js';
 
 const port = parentPort!;
@@ -15,6 +15,7 @@ port.on('message', (m: { batch: number; buffer: ArrayBuffer; length: number }) =
     const { token, input } = readRequest(r);
     writeResult(out, token, parsePage(input));
   }
+  releaseBuffer(m.buffer);
   const { buffer, length } = out.take();
   port.postMessage({ batch: m.batch, buffer, length }, [buffer]);
 });

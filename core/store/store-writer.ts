@@ -6,8 +6,9 @@
  *
  * The crawl thread writes each statement into the open batch (a WriteLog); about once a second
  * the crawler seals it and it is transferred to the writer, which commits it in one
- * transaction and says so ('committed', with the batch's number), giving the buffer back for
- * the next batch. Batches commit in the order they were sealed, each whole or not at all: a
+ * transaction and says so ('committed', with the batch's number). Each batch's buffer starts
+ * at the size of the last one, so it is written without growing, and is freed by the writer
+ * once committed. Batches commit in the order they were sealed, each whole or not at all: a
  * crash (kill -9) keeps every batch committed before it and loses the ones not yet committed,
  * which the resumed crawl fetches again, as it refetched the last uncommitted second before.
  *
@@ -38,14 +39,16 @@ export type WriterInput =
 
 /** Messages from the writer thread. */
 export type WriterMessage =
-  | { t: 'committed'; batch: number; buffer: ArrayBuffer }
+  | { t: 'committed'; batch: number }
   | { t: 'failed'; batch: number; code: string | null; message: string }
   | { t: 'dropped'; batch: number };
 
-/** Sealed and open batches past this many bytes: the crawl waits for the writer (about 2 s of bench/throughput's writes at full speed). */
-export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
-/** A buffer the writer gives back is kept for the next batch when no larger than this (a burst's large one is let go). */
-const SPARE_MAX_BYTES = 4 * 1024 * 1024;
+/** Sealed and open batches past this many bytes: the crawl waits for the writer (about 1 s of bench/throughput's writes at full speed). */
+export const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+/** An open batch this large is sealed without waiting for its second to end (its buffer stays small). */
+const SEAL_BYTES = 2 * 1024 * 1024;
+/** A batch's buffer at first (it grows by doubling past it). */
+const MIN_LOG_BYTES = 64 * 1024;
 /** Batches sealed and not yet committed, at most: past this the open batch grows instead (fewer, larger commits). */
 const MAX_IN_FLIGHT = 2;
 
@@ -76,7 +79,6 @@ export class StoreWriter extends EventEmitter {
   /** Bytes of each sealed batch not yet committed. */
   private readonly inFlight = new Map<number, number>();
   private inFlightBytes = 0;
-  private readonly spare: ArrayBuffer[] = [];
   private defined = 0;
   private failure: WriteFailed | null = null;
   private waiters: Array<() => void> = [];
@@ -129,6 +131,10 @@ export class StoreWriter extends EventEmitter {
   get behind(): boolean {
     return this.inFlightBytes + this.log.bytes > MAX_PENDING_BYTES;
   }
+  /** True when the open batch is large enough to seal before its second is up. */
+  get full(): boolean {
+    return this.log.bytes >= SEAL_BYTES;
+  }
   /** True when the open batch may be sealed now (not too many sealed ones waiting). */
   get canSeal(): boolean {
     return this.inFlight.size < MAX_IN_FLIGHT;
@@ -144,7 +150,7 @@ export class StoreWriter extends EventEmitter {
   seal(): number {
     if (this.log.count === 0) return this.open - 1;
     const batch = this.open++;
-    const { buffer, length } = this.log.take(this.spare.pop());
+    const { buffer, length } = this.log.take(new ArrayBuffer(Math.max(MIN_LOG_BYTES, Math.ceil((this.log.bytes * 1.25) / 4096) * 4096)));
     this.inFlight.set(batch, length);
     this.inFlightBytes += length;
     this.post({ t: 'batch', batch, buffer, length }, [buffer]);
@@ -190,7 +196,6 @@ export class StoreWriter extends EventEmitter {
     this.inFlightBytes -= bytes;
     if (m.t === 'committed') {
       this.committed = m.batch;
-      if (this.spare.length < 2 && m.buffer.byteLength <= SPARE_MAX_BYTES) this.spare.push(m.buffer);
       this.emit('committed', m.batch);
     } else if (m.t === 'failed') {
       this.fail(new WriteFailed(m.message, m.code, m.batch));

@@ -12,7 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
 import Sqlite from './sqlite.js';
-import { readWriteLog } from './write-log.js';
+import { readWriteLog, releaseBuffer } from './write-log.js';
 import type { WriterInput, WriterMessage, WriterOptions } from './store-writer.js';
 
 const port = parentPort!;
@@ -35,12 +35,12 @@ port.on('message', (m: WriterInput) => {
   } else if (m.t === 'reset') {
     broken = false;
   } else if (m.t === 'batch') {
-    if (broken) return send({ t: 'dropped', batch: m.batch });
     try {
+      if (broken) return send({ t: 'dropped', batch: m.batch });
       db.exec('BEGIN');
       readWriteLog(m.buffer, m.length, (id, args) => (stmts[id] ??= db.prepare(sql[id]!)).run(...args));
       db.exec('COMMIT');
-      send({ t: 'committed', batch: m.batch, buffer: m.buffer }, [m.buffer]);
+      send({ t: 'committed', batch: m.batch });
     } catch (err) {
       try {
         if (db.inTransaction) db.exec('ROLLBACK');
@@ -50,9 +50,12 @@ port.on('message', (m: WriterInput) => {
       broken = true;
       const e = err as { code?: string; message?: string };
       send({ t: 'failed', batch: m.batch, code: e.code ?? null, message: e.message ?? String(err) });
+    } finally {
+      releaseBuffer(m.buffer);
     }
   } else if (m.t === 'close') {
     db.close();
     port.close();
   }
 });
+
