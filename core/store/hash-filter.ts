@@ -1,3 +1,5 @@
+import { urlFingerprintInto } from './url-index.js';
+
 /**
  * The content hashes a crawl has stored, as a Bloom filter: "certainly new" for almost every
  * fetched page without reading the file. With a writer thread the crawl thread's connection
@@ -66,22 +68,14 @@ function stage(capacity: number, n: number): Stage {
   return { bits: new Uint32Array(words), m: words * 32, k: 7 + n, capacity, count: 0 };
 }
 
+const hi = new Uint32Array(1);
+const lo = new Uint32Array(1);
 let h1 = 0;
 let h2 = 0;
 
-/** Two 32-bit hashes of the string (double hashing gives the probes), h2 odd. */
+/** Two 32-bit hashes of the string (the URL index's 64-bit fingerprint, url-index.ts); double hashing gives the probes, h2 odd. */
 function probe(s: string): void {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  a ^= a >>> 16;
-  a = Math.imul(a, 0x85ebca6b);
-  a ^= a >>> 13;
-  h1 = a >>> 0;
-  h2 = (b | 1) >>> 0;
+  urlFingerprintInto(s, hi, lo, 0);
+  h1 = hi[0]!;
+  h2 = (lo[0]! | 1) >>> 0;
 }
