@@ -7,8 +7,10 @@ import { threadPlan } from './thread-plan.js';
 
 /** What a crawl says about its threads (CrawlerOptions). */
 export interface CrawlThreadOptions {
-  /** false: the crawl's writes run on its own thread, not on a writer thread (store-writer.ts). */
+  /** true or false: a writer thread (store-writer.ts) or none, whatever the crawl's share of cores (thread-plan.ts). */
   writer?: boolean;
+  /** Parse threads (parse-pool.ts), whatever the crawl's share of cores. */
+  parseThreads?: number;
   /** The writer thread's compiled file (a bundle names its own). */
   writerFile?: string;
   /** Crawls sharing the machine's cores with this one (a parallel crawl's K): its threads are sized from its share (thread-plan.ts). */
@@ -29,7 +31,8 @@ export class CrawlThreads {
     private readonly ctx: CrawlContext,
     private readonly opts: CrawlThreadOptions,
   ) {
-    this.plan = threadPlan(opts.crawlsOnMachine);
+    const plan = threadPlan(opts.crawlsOnMachine);
+    this.plan = { writer: opts.writer ?? plan.writer, parseThreads: opts.parseThreads ?? plan.parseThreads };
   }
 
   /** The writer, while the run has one. */
@@ -43,7 +46,7 @@ export class CrawlThreads {
    */
   start(committed: (batch: number) => void, failed: (err: WriteFailed) => void): void {
     const { store, settings } = this.ctx;
-    if (this.opts.writer !== false && this.plan.writer) {
+    if (this.plan.writer) {
       const writer = StoreWriter.start({ path: store.path, pragmas: [...CrawlStore.writerPragmas(), ...sizePragmas(settings, store)] }, this.opts.writerFile);
       if (writer) {
         store.attachWriter(writer);

@@ -42,7 +42,10 @@ function fetchedUrls(db: string): string[] {
 /** Starts `crawlbench crawl --parts 4 ...` and resolves with its result; `during` runs while it crawls. */
 function parallelCrawl(db: string, args: string[], during?: (partsDir: string) => Promise<void>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Each worker writes through a writer thread, whatever this machine's share of cores per worker
+    // would choose (engine/thread-plan.ts): it acknowledges exchanged URLs once their batch commits.
+    const env = { ...process.env, CRAWLBENCH_WRITER: '1' };
+    const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b));
