@@ -13,4 +13,7 @@ await build({ ...common, entryPoints: ['core/api/job-worker.ts'], outfile: 'dist
 await build({ ...common, entryPoints: ['core/api/read-worker.ts'], outfile: 'dist/electron/read-worker.cjs', format: 'cjs' });
 // Each running crawl's own process (crawl-process.ts starts it with ELECTRON_RUN_AS_NODE; engine-host.ts names this file).
 await build({ ...common, entryPoints: ['core/api/crawl-runner.ts'], outfile: 'dist/electron/crawl-runner.cjs', format: 'cjs' });
+// A running crawl's writer thread and parse thread (store-writer.ts, parse-pool.ts start them beside crawl-runner.cjs).
+await build({ ...common, entryPoints: ['core/store/writer-thread.ts'], outfile: 'dist/electron/writer-thread.cjs', format: 'cjs' });
+await build({ ...common, entryPoints: ['core/parse/parse-thread.ts'], outfile: 'dist/electron/parse-thread.cjs', format: 'cjs' });
 await build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs' });

@@ -1,7 +1,8 @@
 /**
  * Preloaded into each benchmark child (`node --import ./usage-probe.js ...`): when the process
- * exits it writes its own resource usage to $BENCH_USAGE_OUT, so CPU seconds (all threads) and
- * peak RSS are exact and cover the whole life of the process, not a sample of it.
+ * exits it writes its own resource usage to $BENCH_USAGE_OUT, so CPU seconds (all threads, and
+ * the main thread's alone) and peak RSS are exact and cover the whole life of the process, not a
+ * sample of it.
  */
 import { writeFileSync } from 'node:fs';
 
@@ -10,6 +11,9 @@ if (out) {
   const t0 = performance.now();
   process.once('exit', () => {
     const u = process.resourceUsage();
+    // The main thread's own CPU (Node 23.9+): for crawlbench its crawl thread, without the writer's and parse pool's.
+    const threadCpu = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
+    const own = typeof threadCpu === 'function' ? threadCpu.call(process) : null;
     writeFileSync(
       out,
       JSON.stringify({
@@ -18,6 +22,7 @@ if (out) {
         systemSeconds: u.systemCPUTime / 1e6,
         cpuSeconds: (u.userCPUTime + u.systemCPUTime) / 1e6,
         peakRssBytes: u.maxRSS * 1024,
+        mainThreadCpuSeconds: own ? (own.user + own.system) / 1e6 : null,
         wallSeconds: (performance.now() - t0) / 1000,
       }) + '\n',
     );

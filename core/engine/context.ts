@@ -1,5 +1,6 @@
 import type { CrawlSettings } from '../config/settings.js';
 import type { Fetcher } from '../fetch/interfaces.js';
+import type { ParsePool } from '../parse/parse-pool.js';
 import type { Policy } from '../scheduler/policy.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { ContentStore } from '../store/content-store.js';
@@ -113,4 +114,6 @@ export interface CrawlContext {
   readonly history: HistoryPages | null;
   /** Set in a parallel crawl's worker: the part it owns. */
   readonly parts?: PartHook;
+  /** HTML pages parsed on threads beside the crawl's (parse-pool.ts), while the crawl runs with one. */
+  parser?: ParsePool | null;
 }

@@ -10,6 +10,8 @@ import { IpGate } from '../scheduler/ip-gate.js';
 import { Scheduler, type Session } from '../scheduler/scheduler.js';
 import { ContentStore } from '../store/content-store.js';
 import { CrawlStore, type CrawlState } from '../store/crawl-store.js';
+import type { StoreWriter } from '../store/store-writer.js';
+import { CrawlThreads, sizePragmas, type CrawlThreadOptions } from './crawl-threads.js';
 import { TimelineWriter } from '../store/timeline.js';
 import { canonicalize } from '../url/canonical.js';
 import { Scope } from '../url/scope.js';
@@ -62,7 +64,7 @@ export interface CrawlSummary {
   queued: number;
 }
 
-export interface CrawlerOptions {
+export interface CrawlerOptions extends CrawlThreadOptions {
   clock?: Clock;
   fetcher?: Fetcher;
   /** A parallel crawl's worker (core/parallel): the URLs it owns and where the others go. */
@@ -96,6 +98,16 @@ export class Crawler extends EventEmitter {
   private peakRss = 0;
   private readonly ipGate: IpGate;
   private readonly gate: SiteGate | null;
+  /** The run's writer and parse threads (crawl-threads.ts). */
+  private readonly threads: CrawlThreads;
+  /** The run's writer thread, while it runs (null: the writes run on this thread). */
+  private get writer(): StoreWriter | null {
+    return this.threads.writer;
+  }
+  /** A batch is due but the writer has too many under way: seal it when the next commits. */
+  private sealWanted = false;
+  /** The run is ending: its last batches are being committed. */
+  private finishing = false;
 
   private constructor(store: CrawlStore, settings: CrawlSettings, opts: CrawlerOptions) {
     super();
@@ -127,14 +139,19 @@ export class Crawler extends EventEmitter {
     this.ipGate = new IpGate(settings.w);
     this.gate = opts.gate ?? null;
     this.stats = new LiveStats(this.clock);
-    this.timeline = new TimelineWriter(store.db);
+    this.threads = new CrawlThreads(this.ctx, opts);
+    this.timeline = new TimelineWriter(store.writes);
     this.crawlSecondsBefore = Number(store.getMeta(CRAWL_SECONDS) ?? 0) || 0;
     for (const site of sites.all()) scheduler.addSite(site);
     store.tuneForCrawl();
-    if (settings.maxDbSize !== null) {
-      const pageSize = store.db.pragma('page_size', { simple: true }) as number;
-      store.db.pragma(`max_page_count = ${Math.max(16, Math.floor(settings.maxDbSize / pageSize))}`);
-    }
+    for (const p of sizePragmas(settings, store)) store.db.pragma(p);
+  }
+
+  /** The writer committed a batch: said to listeners, and work held back for it goes on. */
+  private committed(batch: number): void {
+    this.emit('commit', batch);
+    if (this.sealWanted) this.safely(() => this.flush());
+    if (this.done && !this.finishing) this.pump();
   }
 
   /** Starts a new crawl in a new database file. Bad settings or seeds: nothing is written. */
@@ -254,6 +271,10 @@ export class Crawler extends EventEmitter {
     this.stats.start(this.ctx.counters.pagesFetched, this.ctx.counters.bytes);
     store.commit();
     store.dropReadIndexes();
+    this.threads.start(
+      (batch) => this.committed(batch),
+      (err) => this.fail(err),
+    );
     store.begin();
     store.setState('running');
     store.event('start');
@@ -327,7 +348,8 @@ export class Crawler extends EventEmitter {
     // Pages still allowed by --max-pages, counting those on their way.
     const budget = () =>
       settings.maxPages === null ? Infinity : settings.maxPages - this.ctx.counters.pagesFetched - this.inFlightPages;
-    if (this.stopReason === null) {
+    // A writer far behind (a slow disk): no new connection until it catches up (memory stays bounded).
+    if (this.stopReason === null && !this.writer?.behind) {
       for (let left = budget(); left > 0; left = budget()) {
         const session = scheduler.take(left);
         if (!session) break;
@@ -423,7 +445,7 @@ export class Crawler extends EventEmitter {
     scheduler.finish(session, result.endedAt, result.returned, result.extraDelayMs);
     if (result.park) this.park(site, result.park);
     this.opsSinceCommit += session.pages.length;
-    if (this.opsSinceCommit >= COMMIT_EVERY_OPS) this.flush();
+    if (this.opsSinceCommit >= COMMIT_EVERY_OPS || this.writer?.full) this.flush();
   }
 
   private park(site: Session['site'], code: string): void {
@@ -435,10 +457,19 @@ export class Crawler extends EventEmitter {
     this.ctx.counters.bump(`sites:parked:${code}`);
   }
 
-  /** Commits the current write batch and opens the next. */
-  private flush(): void {
+  /**
+   * Commits the current write batch and opens the next. With a writer thread the batch is
+   * handed to it ('commit' follows when it is committed); when it already has batches under
+   * way the batch stays open and grows, and is sealed as soon as one commits.
+   */
+  private flush(force = false): void {
     if (this.diskFull) return;
     const { store, sites, counters, policy } = this.ctx;
+    const writer = this.writer;
+    if (writer && !writer.canSeal && !force) {
+      this.sealWanted = true;
+      return;
+    }
     const matched = policy.historyMatched?.();
     if (matched !== undefined && matched !== this.historyMatched) {
       // A gauge kept as a counter: the pages of this crawl found in its history crawl.
@@ -450,8 +481,11 @@ export class Crawler extends EventEmitter {
     if (this.runStartedAt !== null) store.setMeta(CRAWL_SECONDS, String(this.crawlSeconds()));
     store.commit();
     this.opsSinceCommit = 0;
+    this.sealWanted = false;
+    if (writer) return;
     if (this.done) store.begin();
-    this.emit('commit');
+    // Every write so far is committed (with a writer, 'commit' carries the batch's number).
+    this.emit('commit', Infinity);
   }
 
   private readonly timeline: TimelineWriter;
@@ -477,6 +511,13 @@ export class Crawler extends EventEmitter {
     if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC') {
       // Disk (or the --max-db-size budget) is full: keep the last committed batch and pause.
       // Writes of sessions still in flight go into a batch that is never committed.
+      this.stopReason = 'disk-full';
+      this.diskFull = true;
+      if (this.writer) {
+        // Given up when the run ends (end()), once the writer has no batch under way.
+        if (this.done && !this.finishing) this.pump();
+        return;
+      }
       knownUrls(this.ctx).clear(); // some of its pages were in the batch rolled back
       try {
         this.ctx.store.rollback();
@@ -484,8 +525,6 @@ export class Crawler extends EventEmitter {
       } catch {
         /* the transaction may already be gone */
       }
-      this.stopReason = 'disk-full';
-      this.diskFull = true;
       return;
     }
     this.stopReason = 'paused';
@@ -493,8 +532,31 @@ export class Crawler extends EventEmitter {
     this.done = null;
     this.failed = null;
     this.cleanup();
-    this.recordEnd('failed', (err as Error)?.message ?? String(err));
+    const message = (err as Error)?.message ?? String(err);
+    if (this.writer) {
+      if (this.failing) return;
+      this.failing = true;
+      void this.endFailed(message).finally(() => reject?.(err));
+      return;
+    }
+    this.recordEnd('failed', message);
     reject?.(err);
+  }
+  private failing = false;
+
+  /** A failed run with a writer: its batches under way committed, the open one given up, the end recorded. */
+  private async endFailed(message: string): Promise<void> {
+    const { store } = this.ctx;
+    try {
+      await this.writer!.drain();
+      knownUrls(this.ctx).clear();
+      store.rollback();
+      this.recordEnd('failed', message);
+      store.commit();
+    } catch {
+      /* nothing more can be recorded */
+    }
+    await this.threads.close();
   }
 
   /**
@@ -505,13 +567,14 @@ export class Crawler extends EventEmitter {
    */
   private recordEnd(kind: EndReason['kind'], message?: string): void {
     const { store } = this.ctx;
+    const alone = kind === 'failed' && !this.writer;
     try {
-      if (kind === 'failed') {
+      if (alone) {
         store.rollback();
         store.begin();
       }
       store.setMeta(END_REASON, JSON.stringify({ kind, at: new Date().toISOString(), ...(message ? { message } : {}) } satisfies EndReason));
-      if (kind === 'failed') store.commit();
+      if (alone) store.commit();
     } catch {
       /* nothing more can be recorded */
     }
@@ -519,28 +582,28 @@ export class Crawler extends EventEmitter {
   private diskFull = false;
 
   private finish(reason: CrawlSummary['stopReason']): void {
-    if (!this.done) return;
-    const { store } = this.ctx;
+    if (!this.done || this.finishing) return;
+    this.finishing = true;
     this.timer?.();
+    void this.end(reason).catch((err) => this.fail(err));
+  }
+
+  /** The run's last batch: its state and end, committed (with a writer: every batch committed, the thread ended); then the read indexes. */
+  private async end(reason: CrawlSummary['stopReason']): Promise<void> {
+    const { store } = this.ctx;
     const state: CrawlState = reason === 'finished' ? 'finished' : reason === 'stopped' ? 'stopped' : 'paused';
     if (!this.diskFull) {
       store.setState(state);
       store.event(reason === 'finished' ? 'finish' : reason === 'stopped' ? 'stop' : 'pause', { message: reason });
       this.recordEnd(reason);
-      this.flush();
-    } else {
-      try {
-        store.rollback();
-        store.begin();
-        store.setState('paused');
-        store.event('pause', { code: ErrorCodes.DISK_FULL, message: 'disk full' });
-        this.recordEnd('disk-full');
-        store.commit();
-      } catch {
-        store.rollback();
-      }
+      this.flush(true);
+      // A batch the writer finds no room for makes this run disk-full after all (fail()).
+      await this.writer?.drain();
     }
+    if (!this.done) return; // failed meanwhile: fail() ends the run
+    if (this.diskFull) await this.endDiskFull();
     store.commit();
+    await this.threads.close();
     if ((state === 'finished' || state === 'stopped') && !this.diskFull) {
       // Best effort: without them a finished crawl still reads, by scanning. Each CREATE INDEX
       // runs on its own (outside a batch), so a failure (disk full) is rolled back by SQLite
@@ -555,7 +618,26 @@ export class Crawler extends EventEmitter {
     }
     const done = this.done;
     this.done = null;
-    done(this.summary(reason));
+    done?.(this.summary(reason));
+  }
+
+  /** A disk-full run: everything not committed given up, the crawl recorded as paused for lack of room. */
+  private async endDiskFull(): Promise<void> {
+    const { store } = this.ctx;
+    await this.writer?.drain();
+    knownUrls(this.ctx).clear();
+    try {
+      store.rollback();
+      store.begin();
+      store.setState('paused');
+      store.event('pause', { code: ErrorCodes.DISK_FULL, message: 'disk full' });
+      this.recordEnd('disk-full');
+      store.commit();
+      await this.writer?.drain();
+      if (this.writer?.failed) store.rollback();
+    } catch {
+      store.rollback();
+    }
   }
 
   summary(reason: CrawlSummary['stopReason']): CrawlSummary {
@@ -588,6 +670,7 @@ export class Crawler extends EventEmitter {
   /** Releases the database (commits anything pending). */
   close(): void {
     this.cleanup();
+    this.threads.terminate();
     this.ctx.content?.close();
     this.ctx.history?.close();
     this.ctx.store.close();

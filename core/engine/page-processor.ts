@@ -2,7 +2,7 @@ import { ErrorCodes, isRetryable } from '../errors.js';
 import type { FetchResponse } from '../fetch/interfaces.js';
 import { isHtml } from '../parse/charset.js';
 import type { ExtractedLink } from '../parse/extract-links.js';
-import { parsePage, type ParseInput } from '../parse/page-parser.js';
+import { parsePage, type ParsedPage, type ParseInput } from '../parse/page-parser.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { canonicalize } from '../url/canonical.js';
 import type { NewLink } from '../store/crawl-store.js';
@@ -109,8 +109,11 @@ const found: Classification = {
 /**
  * What happens to a response: stored with its status, decoded, its links extracted and
  * turned into pages and links, and the policy told. Runs inside the current write batch.
+ * With a parse pool (ctx.parser) and `later`, an HTML page is parsed on a thread and the
+ * rest happens when it is back: its completion goes into `later`, for the session to wait
+ * for at its end, and the answer is 'done' at once (a parsed page never asks for a retry).
  */
-export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, conditional = false): Outcome {
+export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, conditional = false, later?: Array<Promise<void>>): Outcome {
   const status = res.status;
   ctx.counters.requests++;
   // ResponseTime (docs/design.md section 3.4): the whole transfer, not the time to the headers.
@@ -129,18 +132,27 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
     if (conditional) return notModified(ctx, site, job, res);
     return failAttempt(ctx, site, job, ErrorCodes.HTTP_304_UNASKED, null, status, res);
   }
-  const c = classify(ctx, job, res, found);
+  if (later && ctx.parser && status >= 200 && status < 300 && isHtml(res.contentType ?? undefined)) {
+    later.push(ctx.parser.parse(parseInput(ctx, job, res)).then((page) => parsed(ctx, site, job, res, page)));
+    return { kind: 'done' };
+  }
+  parsed(ctx, site, job, res);
+  return { kind: 'done' };
+}
+
+/** The response classified (`page`: parsed already, on a thread), stored, its links discovered. */
+function parsed(ctx: CrawlContext, site: SiteState, job: PageJob, res: FetchResponse, page?: ParsedPage): void {
+  const c = classify(ctx, job, res, found, page);
   record(ctx, site, job, res, c);
   discoverLinks(ctx, site, job, c);
   c.links = NO_LINKS;
-  return { kind: 'done' };
 }
 
 /**
  * A redirect, a client error, or a page: decoded, parsed and checked for duplicate content.
  * A duplicate's links are not followed (its original's were).
  */
-function classify(ctx: CrawlContext, job: PageJob, res: FetchResponse, c: Classification): Classification {
+function classify(ctx: CrawlContext, job: PageJob, res: FetchResponse, c: Classification, parsedPage?: ParsedPage): Classification {
   const status = res.status;
   c.title = null;
   c.noindex = false;
@@ -157,7 +169,7 @@ function classify(ctx: CrawlContext, job: PageJob, res: FetchResponse, c: Classi
     c.errorCode = ErrorCodes.HTTP_4XX;
     ctx.counters.error(c.errorCode);
   } else if (isHtml(res.contentType ?? undefined)) {
-    const page = parsePage(parseInput(ctx, job, res));
+    const page = parsedPage ?? parsePage(parseInput(ctx, job, res));
     if ('errorCode' in page) {
       c.errorCode = page.errorCode;
       ctx.counters.error(page.errorCode);

@@ -35,6 +35,8 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
   const result: SessionResult = { endedAt: ctx.scheduler.clock.now(), returned, extraDelayMs: 0, park: null };
 
   let conn: Connection | null = null;
+  /** Pages handed to the parse pool: the session ends once each is stored. */
+  const later: Array<Promise<void>> = [];
   try {
     noteScheme(ctx, site, origin);
     // An origin whose TLS failed for good this run: its pages fail with it, no connection made.
@@ -52,8 +54,8 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
     // over it too); so does each sitemap (--sitemaps).
     let before = robotsOnConn.requests;
     if (ctx.settings.sitemaps) before = await sitemapPhase(ctx, site, conn, origin, rules, before, result, stopping);
-    const loop = ctx.settings.pipeliningDepth > 1 ? pipelinedLoop : pageLoop;
-    await loop(ctx, site, conn, rules, mine, before, result, stopping);
+    if (ctx.settings.pipeliningDepth > 1) await pipelinedLoop(ctx, site, conn, rules, mine, before, result, stopping);
+    else await pageLoop(ctx, site, conn, rules, mine, before, result, stopping, later);
     measure(ctx, site, conn);
   } catch (err) {
     if (!(err instanceof CrawlError)) throw err;
@@ -72,6 +74,7 @@ export async function runSession(ctx: CrawlContext, session: Session, stopping: 
   } finally {
     if (conn?.tls) noteCertificate(ctx, site, conn.tls);
     await conn?.close();
+    await Promise.all(later);
   }
   if (site.consecutiveErrors >= ctx.settings.siteErrorBudget) result.park = ErrorCodes.SITE_PARKED;
   return result;
@@ -125,6 +128,7 @@ async function pageLoop(
   requests: number,
   result: SessionResult,
   stopping: () => boolean,
+  later?: Array<Promise<void>>,
 ): Promise<number> {
   const returned = result.returned;
   for (let i = 0; i < mine.length; i++) {
@@ -149,7 +153,7 @@ async function pageLoop(
       requests++;
       const res = await conn.request(u.pathname + u.search, validators ? conditionalHeaders(validators) : undefined);
       result.endedAt = res.endedAt;
-      outcome = processResponse(ctx, site, job, res, validators !== null);
+      outcome = processResponse(ctx, site, job, res, validators !== null, later);
     } catch (err) {
       result.endedAt = ctx.scheduler.clock.now();
       if (!(err instanceof CrawlError)) throw err;

@@ -62,7 +62,8 @@ export class PartExchange implements PartHook {
   private publishing: Promise<void> | null = null;
   /** close() was called: nothing more is published or retried (the crawler closes its database next). */
   private closed = false;
-  private held: JsMsg[] = [];
+  /** Messages taken in, each with the write batch that holds its URLs: acknowledged once that batch is committed. */
+  private held: Array<{ m: JsMsg; batch: number }> = [];
   /** Delivered after the end: never taken in, handed back by close(). */
   private late: JsMsg[] = [];
   /** Asking the consumer for messages; false once the worker pauses (stopPulling). */
@@ -158,9 +159,13 @@ export class PartExchange implements PartHook {
     this.crawler = crawler;
     this.store = store;
     let started = false;
-    crawler.on('commit', () => {
-      for (const m of this.held) m.ack();
-      this.held = [];
+    crawler.on('commit', (committed: number) => {
+      const still: typeof this.held = [];
+      for (const h of this.held) {
+        if (h.batch <= committed) h.m.ack();
+        else still.push(h);
+      }
+      this.held = still;
       this.committedTop = store.outboxTop();
       if (this.batchMs > 0) this.seal(Date.now());
       void this.publish();
@@ -249,7 +254,7 @@ export class PartExchange implements PartHook {
     await waitAtMost(this.publish(), CLOSE_PUBLISH_MS);
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    for (const m of [...this.held, ...this.late]) m.nak();
+    for (const m of [...this.held.map((h) => h.m), ...this.late]) m.nak();
     this.held = [];
     this.late = [];
   }
@@ -337,7 +342,7 @@ export class PartExchange implements PartHook {
       this.received++;
       this.crawler!.wake();
     }
-    this.held.push(m);
+    this.held.push({ m, batch: this.store!.batch });
   }
 
   /** Links found again by a shorter path (shorterPath): discovered at their lower depths, counted apart. */
@@ -350,7 +355,7 @@ export class PartExchange implements PartHook {
       ctx.counters.bump('exchange:shorter-paths:received');
       this.crawler!.wake();
     }
-    this.held.push(m);
+    this.held.push({ m, batch: this.store!.batch });
   }
 }
 

@@ -131,8 +131,9 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
   const maxPages = limits.maxPages;
   // A page assignment puts a site's pages on several workers: its connections are leased (site-leases.ts).
   const leases = def.model === 'page' ? await partLeases(nc, def.name, part, def.settings.w, def.replicas ?? 1) : null;
-  const crawler = openPart(path, def, limits, { parts: exchange, ...(leases ? { gate: leases } : {}) });
-  const store = new ExchangeStore(crawler.ctx.store.db, part);
+  // K workers share the machine's cores (their threads are sized from that share).
+  const crawler = openPart(path, def, limits, { parts: exchange, crawlsOnMachine: def.parts, ...(leases ? { gate: leases } : {}) });
+  const store = new ExchangeStore(crawler.ctx.store.db, part, crawler.ctx.store.writes);
   exchange.attach(crawler, store);
   // The exchange's timeline beside the crawl's: messages and bytes per part, the lease traffic.
   crawler.on('stats', (s: StatsSnapshot) => store.sample(s.crawlSeconds, s.at, leases?.traffic ?? null));

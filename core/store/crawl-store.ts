@@ -7,183 +7,95 @@ import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { buildPageSearchIndexes, dropPageSearchIndexes } from './page-search-index.js';
 import type { CrawlState, PageStatus } from './crawl-state.js';
+import { LINK_ROWS, WRITE_SQL, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
+import { HashFilter } from './hash-filter.js';
 import { PageFacts, plainPage } from './page-facts.js';
+import { PendingLinks, PendingPages, type PendingPage } from './pending-writes.js';
+import type { StoreWriter } from './store-writer.js';
+import { StoreWrites } from './store-writes.js';
+import type { PendingRows } from './pending-rows.js';
 import { UrlIndex } from './url-index.js';
+import type { SqlValue } from './write-log.js';
 
 export type { CrawlState, PageStatus } from './crawl-state.js';
-
-/** A stored link with its target page (linksFrom). */
-export interface PageLink {
-  dst: number;
-  url: string;
-  depth: number;
-  redirects: number;
-  errorCode: string | null;
-  anchor: string | null;
-  nofollow: number;
-  kind: string;
-}
-
-export interface SiteRow {
-  id: number;
-  host: string;
-  ip: string | null;
-  pages_known: number;
-  pages_fetched: number;
-  pages_failed: number;
-  bytes: number;
-  connections: number;
-  requests: number;
-  connect_ms: number | null;
-  response_ms: number | null;
-  requests_per_conn: number | null;
-  consecutive_errors: number;
-  errors: number;
-  crawl_delay_ms: number | null;
-  not_before: number | null;
-  parked: string | null;
-  /** Schemes the site was reached over, as bits: 1 http, 2 https (schema 7). */
-  schemes: number;
-  /** Its certificate as last found over https: 'ok' or a CRAWL_TLS_ code; null: never reached over https. */
-  tls: string | null;
-}
-
-export interface NewPage {
-  id: number;
-  url: string;
-  siteId: number;
-  depth: number;
-  parentId: number | null;
-  redirects: number;
-  status: PageStatus;
-  errorCode?: string | null;
-}
-
-export interface FetchRecord {
-  status: PageStatus;
-  httpStatus: number | null;
-  contentType: string | null;
-  bytes: number;
-  contentHash: string | null;
-  duplicateOf: number | null;
-  title: string | null;
-  noindex: boolean;
-  errorCode: string | null;
-  attempts: number;
-  fetchedAt: number;
-  responseMs: number | null;
-  /** The validators the server sent (ETag, Last-Modified), for a later conditional recrawl. */
-  etag?: string | null;
-  lastModified?: string | null;
-  /** A 304 to a conditional request: content hash, size, title and links are the history crawl's. */
-  notModified?: boolean;
-}
-
-export interface NewLink {
-  dst: number;
-  anchor: string | null;
-  nofollow: boolean;
-  kind: string;
-}
-
-const LINK_ROWS = 32;
-
-export interface FrontierRow {
-  page_id: number;
-  site_id: number;
-  priority: number;
-  url: string;
-  depth: number;
-  redirects: number;
-  attempts: number;
-}
-
-export interface RobotsRow {
-  origin: string;
-  site_id: number;
-  state: 'rules' | 'allow-all' | 'unavailable';
-  http_status: number | null;
-  body: string | null;
-  fetched_at: number;
-  attempts: number;
-}
+export type { FetchRecord, FrontierRow, NewLink, NewPage, PageLink, RobotsRow, SiteRow } from './crawl-rows.js';
 
 const CRAWL_CACHE_KIB = 64 * 1024;
 const CRAWL_WAL_CHECKPOINT_PAGES = 10_000;
+/** The crawl thread's connection while a writer thread writes: it only reads (attachWriter). */
+const READER_CACHE_KIB = 4 * 1024;
 
 /**
  * The crawl database, behind one class with every statement prepared once. Writes happen
  * inside a batch (begin .. commit, about a second of work): if the process dies, at most
- * that batch is lost, and everything in it is consistent with the frontier.
+ * the batches not yet committed are lost, and everything committed is consistent with the
+ * frontier.
+ *
+ * While a crawl runs, its writes go to a writer thread (attachWriter, store-writer.ts) and
+ * this connection only reads, seeing committed batches; what the crawl reads back of its
+ * own newer writes is kept in memory until they commit (pending-writes.ts).
  */
 export class CrawlStore {
   readonly db: Db;
   private readonly release: () => void;
   private readonly st: Record<string, Statement>;
+  /** Where writes go (this connection, or the writer thread), and their statement numbers. */
+  readonly writes: StoreWrites;
+  private readonly w: { [K in keyof typeof WRITE_SQL]: number };
+  /** While a writer thread takes the writes, what the crawl reads back of them until they commit (pending-rows.ts). */
+  private readonly pendingPages: PendingPages;
+  private readonly pendingLinks: PendingLinks;
+  private readonly pendingHashes: PendingRows<string, number>;
+  private readonly pendingRobots: PendingRows<string, RobotsRow>;
   private nextPage: number;
   /** Fingerprints of every page's URL, built on the first findPage (see url-index.ts). */
   private urls: UrlIndex | null = null;
+  /** With a writer: the content hashes stored, built on the first claimHash. */
+  private hashes: HashFilter | null = null;
   /** Each page's status, error flag and depth, built with the fingerprints (page-facts.ts). */
   private facts = new PageFacts();
   private nextSite: number;
   private nextSeq: number;
-  /** Multi-row link INSERTs by row count, prepared on first use (at most LINK_ROWS of them). */
-  private readonly insertLinksBy: Statement[] = [];
+  /** Multi-row link INSERTs by row count (statement numbers, at most LINK_ROWS of them). */
+  private readonly insertLinksBy: number[] = [];
 
   private constructor(readonly path: string, opened: { db: Db; release: () => void }) {
     this.db = opened.db;
     this.release = opened.release;
     const db = this.db;
+    this.writes = new StoreWrites(db);
+    this.w = Object.fromEntries(Object.entries(WRITE_SQL).map(([k, sql]) => [k, this.writes.statement(sql)])) as CrawlStore['w'];
+    this.pendingPages = new PendingPages(this.writes.pendingRows());
+    this.pendingLinks = this.writes.track(new PendingLinks());
+    this.pendingHashes = this.writes.pendingRows();
+    this.pendingRobots = this.writes.pendingRows();
     this.st = {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
-      setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-      addCounter: db.prepare(
-        'INSERT INTO counters(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value',
-      ),
-      insertSite: db.prepare('INSERT INTO sites(id, host) VALUES (?, ?)'),
-      // Positional, as recordFetch: every commit saves each site touched since the last one.
-      saveSite: db.prepare(`UPDATE sites SET ip = ?, pages_known = ?, pages_fetched = ?,
-        pages_failed = ?, bytes = ?, connections = ?, requests = ?,
-        connect_ms = ?, response_ms = ?, requests_per_conn = ?,
-        consecutive_errors = ?, errors = ?, crawl_delay_ms = ?,
-        not_before = ?, parked = ?, schemes = ?, tls = ? WHERE id = ?`),
       pageById: db.prepare('SELECT url, status, error_code, depth FROM pages WHERE id = ?').raw(),
-      setDepth: db.prepare('UPDATE pages SET depth = ? WHERE id = ?'),
+      pageState: db.prepare('SELECT url, redirects, depth, status, error_code, attempts FROM pages WHERE id = ?').raw(),
       linksFrom: db.prepare(`SELECT l.dst, p.url, p.depth, p.redirects, p.error_code AS errorCode, l.anchor, l.nofollow, l.kind
         FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ?`),
-      requeue: db.prepare("UPDATE pages SET status = 'queued', error_code = NULL, depth = ? WHERE id = ?"),
-      insertPage: db.prepare(`INSERT INTO pages(id, url, site_id, depth, parent_id, redirects, status, error_code)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
       pageForFetch: db.prepare('SELECT url, depth, redirects, attempts FROM pages WHERE id = ?'),
-      // Positional parameters: binding an object by name costs more than the UPDATE's own work here.
-      recordFetch: db.prepare(`UPDATE pages SET status = ?, http_status = ?, content_type = ?,
-        bytes = ?, content_hash = ?, duplicate_of = ?, title = ?, noindex = ?,
-        error_code = ?, attempts = ?, fetch_seq = ?, fetched_at = ?, response_ms = ?,
-        etag = ?, last_modified = ?, not_modified = ?
-        WHERE id = ?`),
-      setPageStatus: db.prepare('UPDATE pages SET status = ?, error_code = ?, attempts = ? WHERE id = ?'),
-      setAttempts: db.prepare('UPDATE pages SET attempts = ?, error_code = ? WHERE id = ?'),
-      enqueue: db.prepare('INSERT OR REPLACE INTO frontier(page_id, site_id, priority) VALUES (?, ?, ?)'),
-      dequeue: db.prepare('DELETE FROM frontier WHERE page_id = ?'),
-      setPriority: db.prepare('UPDATE frontier SET priority = ? WHERE page_id = ?'),
-      insertLink: db.prepare('INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?)'),
       findHash: db.prepare('SELECT page_id FROM content_hashes WHERE hash = ?').pluck(),
-      insertHash: db.prepare('INSERT OR IGNORE INTO content_hashes(hash, page_id) VALUES (?, ?)'),
+      claimHash: db.prepare(WRITE_SQL.insertHash),
       getRobots: db.prepare('SELECT * FROM robots WHERE origin = ?'),
-      putRobots: db.prepare(`INSERT INTO robots(origin, site_id, state, http_status, body, fetched_at, attempts)
-        VALUES (@origin, @site_id, @state, @http_status, @body, @fetched_at, @attempts)
-        ON CONFLICT(origin) DO UPDATE SET state = excluded.state, http_status = excluded.http_status,
-        body = excluded.body, fetched_at = excluded.fetched_at, attempts = excluded.attempts`),
-      insertContent: db.prepare(`INSERT OR REPLACE INTO content(page_id, segment, offset, request_len, response_header_len, body_len, raw)
-        VALUES (?, ?, ?, ?, ?, ?, 1)`),
-      insertRobotsContent: db.prepare(`INSERT INTO robots_content(site_id, url, after_seq, http_status, fetched_at,
-        segment, offset, request_len, response_header_len, body_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      event: db.prepare('INSERT INTO events(at, kind, site_id, page_id, code, message) VALUES (?, ?, ?, ?, ?, ?)'),
     };
     this.nextPage = ((db.prepare('SELECT max(id) FROM pages').pluck().get() as number | null) ?? 0) + 1;
     this.nextSite = ((db.prepare('SELECT max(id) FROM sites').pluck().get() as number | null) ?? 0) + 1;
     this.nextSeq = ((db.prepare('SELECT max(fetch_seq) FROM pages').pluck().get() as number | null) ?? 0) + 1;
+  }
+
+  private run(stmt: number, args: readonly SqlValue[]): void {
+    this.writes.run(stmt, args);
+  }
+  /** True while a writer thread takes the writes. */
+  private get behind(): boolean {
+    return this.writes.writer !== null;
+  }
+  /** A page's pending entry, for a write now. */
+  private pendingPage(id: number): PendingPage {
+    return this.pendingPages.written(id, this.writes.batch);
   }
 
   /** Creates a new crawl file with these settings; refuses an existing file. */
@@ -210,7 +122,13 @@ export class CrawlStore {
     return store;
   }
 
+  /** Releases the file. A writer still attached is ended as a crash would end it: its open batch is not committed. */
   close(): void {
+    const writer = this.writes.writer;
+    if (writer) {
+      this.detachWriter();
+      writer.terminate();
+    }
     if (this.db.inTransaction) this.db.exec('COMMIT');
     this.release();
   }
@@ -221,11 +139,13 @@ export class CrawlStore {
    * page's row, its frontier row, its links), and the default checkpoint every 1,000 WAL
    * pages rewrites the same hot pages over and over. Together ~10% of the crawl's CPU on
    * bench/throughput (measured with schema 2). Durability is unchanged: every commit is in
-   * the WAL.
+   * the WAL. A writer thread's connection gets the same (writerPragmas).
    */
   tuneForCrawl(): void {
-    this.db.pragma(`cache_size = -${CRAWL_CACHE_KIB}`);
-    this.db.pragma(`wal_autocheckpoint = ${CRAWL_WAL_CHECKPOINT_PAGES}`);
+    for (const p of CrawlStore.writerPragmas()) this.db.pragma(p);
+  }
+  static writerPragmas(): string[] {
+    return [`cache_size = -${CRAWL_CACHE_KIB}`, `wal_autocheckpoint = ${CRAWL_WAL_CHECKPOINT_PAGES}`];
   }
 
   /**
@@ -244,25 +164,59 @@ export class CrawlStore {
   }
 
   // ---- batches -----------------------------------------------------------------------
+  /**
+   * From now on the writes go to `writer` (a thread with its own connection), and this
+   * connection reads; call outside a batch. What the crawl reads back of writes not yet
+   * committed is kept until they are (pending-writes.ts).
+   */
+  attachWriter(writer: StoreWriter): void {
+    this.commit();
+    // This connection's page cache is dropped whenever another connection commits (SQLite's
+    // WAL mode), so once a second here: a large one would only hold memory.
+    this.db.pragma(`cache_size = -${READER_CACHE_KIB}`);
+    this.writes.use(writer);
+  }
+  /** Writes run on this connection again; call once the writer has committed (or given up) every batch. */
+  detachWriter(): void {
+    this.db.pragma(`cache_size = -${CRAWL_CACHE_KIB}`);
+    this.writes.use(null);
+  }
+
   begin(): void {
-    if (!this.db.inTransaction) this.db.exec('BEGIN');
+    if (!this.writes.writer && !this.db.inTransaction) this.db.exec('BEGIN');
   }
-  commit(): void {
+  /** Commits the batch (with a writer: hands it over, and returns the number it will commit as). */
+  commit(): number {
+    const writer = this.writes.writer;
+    if (writer) return writer.seal();
     if (this.db.inTransaction) this.db.exec('COMMIT');
+    return 0;
   }
-  /** Undoes the batch; the in-memory URL index and page facts are rebuilt from the file when next asked. */
+  /**
+   * Undoes the batch; the in-memory URL index and page facts are rebuilt from the file when
+   * next asked. With a writer: the open batch is given up, and so is every batch after a
+   * failed one; call it once the writer has no batch under way (drain), so that the file
+   * is the truth again.
+   */
   rollback(): void {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    const writer = this.writes.writer;
+    if (writer) {
+      if (writer.failed) writer.reset();
+      else writer.discard();
+      this.writes.clearPending();
+    } else if (this.db.inTransaction) this.db.exec('ROLLBACK');
     this.urls = null;
+    this.hashes = null;
     this.facts = new PageFacts();
   }
 
   // ---- meta, settings, counters ------------------------------------------------------
+  /** A meta value as committed (with a writer, a value set in a batch not yet committed reads as before). */
   getMeta(key: string): string | undefined {
     return this.st.getMeta!.get(key) as string | undefined;
   }
   setMeta(key: string, value: string): void {
-    this.st.setMeta!.run(key, value);
+    this.run(this.w.setMeta, [key, value]);
   }
   settings(): CrawlSettings {
     return validateSettings(JSON.parse(this.getMeta('settings')!));
@@ -277,14 +231,14 @@ export class CrawlStore {
     this.setMeta('state', state);
   }
   addCounter(name: string, n: number): void {
-    if (n !== 0) this.st.addCounter!.run(name, n);
+    if (n !== 0) this.run(this.w.addCounter, [name, n]);
   }
   counters(): Record<string, number> {
     const rows = this.db.prepare('SELECT name, value FROM counters').all() as Array<{ name: string; value: number }>;
     return Object.fromEntries(rows.map((r) => [r.name, r.value]));
   }
   event(kind: string, e: { siteId?: number; pageId?: number; code?: string; message?: string } = {}): void {
-    this.st.event!.run(Date.now(), kind, e.siteId ?? null, e.pageId ?? null, e.code ?? null, e.message ?? null);
+    this.run(this.w.event, [Date.now(), kind, e.siteId ?? null, e.pageId ?? null, e.code ?? null, e.message ?? null]);
   }
 
   // ---- sites -------------------------------------------------------------------------
@@ -293,23 +247,26 @@ export class CrawlStore {
   }
   insertSite(host: string): number {
     const id = this.nextSite++;
-    this.st.insertSite!.run(id, host);
+    this.run(this.w.insertSite, [id, host]);
     return id;
   }
   saveSite(row: SiteRow): void {
-    this.st.saveSite!.run(
+    this.run(this.w.saveSite, [
       row.ip, row.pages_known, row.pages_fetched, row.pages_failed, row.bytes, row.connections, row.requests,
       row.connect_ms, row.response_ms, row.requests_per_conn, row.consecutive_errors, row.errors, row.crawl_delay_ms,
       row.not_before, row.parked, row.schemes, row.tls, row.id,
-    );
+    ]);
   }
 
   // ---- robots ------------------------------------------------------------------------
   getRobots(origin: string): RobotsRow | undefined {
+    const pending = this.pendingRobots.get(origin);
+    if (pending) return { ...pending };
     return this.st.getRobots!.get(origin) as RobotsRow | undefined;
   }
   putRobots(row: RobotsRow): void {
-    this.st.putRobots!.run(row);
+    this.run(this.w.putRobots, [row.origin, row.site_id, row.state, row.http_status, row.body, row.fetched_at, row.attempts]);
+    if (this.behind) this.pendingRobots.set(row.origin, { ...row }, this.writes.batch);
   }
 
   // ---- pages and frontier ------------------------------------------------------------
@@ -323,24 +280,46 @@ export class CrawlStore {
    * fetched); the file stays consistent and its URLs unique.
    */
   findPage(url: string): { id: number; status: PageStatus; error_code: string | null; depth: number } | undefined {
-    const byId = this.st.pageById!;
     const index = this.urlIndex();
     const facts = this.facts;
     return index.find(url, (id) => {
       const plain = plainPage(facts.get(id));
       if (plain !== undefined) return { id, status: plain.status, error_code: null, depth: plain.depth };
-      const row = byId.get(id) as [string, PageStatus, string | null, number] | undefined;
-      return row !== undefined && row[0] === url ? { id, status: row[1], error_code: row[2], depth: row[3] } : undefined;
+      const row = this.pageState(id);
+      return row !== undefined && row.url === url ? { id, status: row.status, error_code: row.errorCode, depth: row.depth } : undefined;
     });
   }
   /** A page found by a shorter path (engine/discovery.ts). */
   setDepth(id: number, depth: number): void {
-    this.st.setDepth!.run(depth, id);
+    this.run(this.w.setDepth, [depth, id]);
     this.facts.setDepth(id, depth);
+    if (this.behind) this.pendingPage(id).depth = depth;
   }
   /** The pages a page links to, as its links were stored, with what discovery needs to find them again. */
   linksFrom(id: number): PageLink[] {
-    return this.st.linksFrom!.all(id) as PageLink[];
+    const rows = this.st.linksFrom!.all(id) as PageLink[];
+    if (!this.behind) return rows;
+    // Committed links with their targets as written since, then those not yet committed.
+    const seen = new Set<number>();
+    for (const r of rows) {
+      seen.add(r.dst);
+      const p = this.pendingPages.get(r.dst);
+      if (p === undefined) continue;
+      if (p.depth !== undefined) r.depth = p.depth;
+      if (p.errorCode !== undefined) r.errorCode = p.errorCode;
+    }
+    for (const l of this.pendingLinks.get(id)) {
+      if (seen.has(l.dst)) continue; // INSERT OR IGNORE: the first row stays
+      seen.add(l.dst);
+      const p = this.pageState(l.dst);
+      if (p === undefined) continue;
+      rows.push({ dst: l.dst, url: p.url, depth: p.depth, redirects: p.redirects, errorCode: p.errorCode, anchor: l.anchor, nofollow: l.nofollow ? 1 : 0, kind: l.kind });
+    }
+    return rows;
+  }
+  /** Links written elsewhere (a sitemap's page, sitemap-store.ts), for linksFrom to read back before they commit. */
+  notePendingLinks(src: number, links: readonly NewLink[]): void {
+    if (this.behind && links.length > 0) this.pendingLinks.set(src, links, this.writes.batch);
   }
   private urlIndex(): UrlIndex {
     if (this.urls) return this.urls;
@@ -355,57 +334,99 @@ export class CrawlStore {
     this.facts = facts;
     return (this.urls = index);
   }
+  /**
+   * A page's row as the crawl last wrote it: from memory for fields written in batches not yet
+   * committed, else from the file (which holds every committed batch).
+   */
+  private pageState(id: number): PageState | undefined {
+    return this.pendingPages.state(id, this.readPageState);
+  }
+  private readonly readPageState = (id: number): PageState | undefined => {
+    const row = this.st.pageState!.get(id) as [string, number, number, PageStatus, string | null, number] | undefined;
+    return row === undefined ? undefined : { url: row[0], redirects: row[1], depth: row[2], status: row[3], errorCode: row[4], attempts: row[5] };
+  };
   /** A skipped page that a later link made admissible goes back into the frontier. */
   requeuePage(id: number, siteId: number, depth: number, priority: number): void {
-    this.st.requeue!.run(depth, id);
-    this.st.enqueue!.run(id, siteId, priority);
+    this.run(this.w.requeue, [depth, id]);
+    this.run(this.w.enqueue, [id, siteId, priority]);
     this.facts.set(id, 'queued', false, depth);
+    if (this.behind) {
+      const p = this.pendingPage(id);
+      p.status = 'queued';
+      p.errorCode = null;
+      p.depth = depth;
+    }
   }
   /** Adds a discovered page (and, if queued, its frontier entry); returns its id. */
   insertPage(p: Omit<NewPage, 'id'>, priority = 0): number {
     // The table has no UNIQUE index on url (schema 3): the in-memory index keeps URLs unique.
     const id = this.nextPage;
-    const pageUrl = this.st.pageUrl!;
-    if (!this.urlIndex().addNew(p.url, id, (other) => pageUrl.get(other) === p.url)) {
+    if (!this.urlIndex().addNew(p.url, id, (other) => this.pageUrl(other) === p.url)) {
       throw new CrawlError(ErrorCodes.INTERNAL, `page ${p.url} is already stored`);
     }
     this.nextPage++;
-    this.st.insertPage!.run(id, p.url, p.siteId, p.depth, p.parentId, p.redirects, p.status, p.errorCode ?? null);
-    if (p.status === 'queued') this.st.enqueue!.run(id, p.siteId, priority);
-    this.facts.set(id, p.status, (p.errorCode ?? null) !== null, p.depth);
+    const errorCode = p.errorCode ?? null;
+    this.run(this.w.insertPage, [id, p.url, p.siteId, p.depth, p.parentId, p.redirects, p.status, errorCode]);
+    if (p.status === 'queued') this.run(this.w.enqueue, [id, p.siteId, priority]);
+    this.facts.set(id, p.status, errorCode !== null, p.depth);
+    if (this.behind) {
+      const e = this.pendingPage(id);
+      e.url = p.url;
+      e.redirects = p.redirects;
+      e.depth = p.depth;
+      e.status = p.status;
+      e.errorCode = errorCode;
+      e.attempts = 0;
+    }
     return id;
   }
   pageForFetch(id: number): { url: string; depth: number; redirects: number; attempts: number } {
+    if (this.behind) return this.pageState(id)!;
     return this.st.pageForFetch!.get(id) as { url: string; depth: number; redirects: number; attempts: number };
   }
   pageUrl(id: number): string {
-    return this.st.pageUrl!.get(id) as string;
+    const url = this.pendingPages.get(id)?.url;
+    return url ?? (this.st.pageUrl!.get(id) as string);
   }
   /** Stores a fetch result and removes the page from the frontier, in the current batch. */
   recordFetch(id: number, r: FetchRecord): number {
     const seq = this.nextSeq++;
-    this.st.recordFetch!.run(
+    this.run(this.w.recordFetch, [
       r.status, r.httpStatus, r.contentType, r.bytes, r.contentHash, r.duplicateOf, r.title, r.noindex ? 1 : 0,
       r.errorCode, r.attempts, seq, r.fetchedAt, r.responseMs, r.etag ?? null, r.lastModified ?? null, r.notModified ? 1 : 0, id,
-    );
-    this.st.dequeue!.run(id);
+    ]);
+    this.run(this.w.dequeue, [id]);
     this.facts.setStatus(id, r.status, r.errorCode !== null);
+    if (this.behind) this.changed(id, r.status, r.errorCode, r.attempts);
     return seq;
   }
   /** A page that ends without a fetch (robots, trap found late, parked site, failed for good). */
   finishPage(id: number, status: PageStatus, errorCode: string | null, attempts: number): void {
-    this.st.setPageStatus!.run(status, errorCode, attempts, id);
-    this.st.dequeue!.run(id);
+    this.run(this.w.setPageStatus, [status, errorCode, attempts, id]);
+    this.run(this.w.dequeue, [id]);
     this.facts.setStatus(id, status, errorCode !== null);
+    if (this.behind) this.changed(id, status, errorCode, attempts);
   }
   /** A failed attempt that will be retried: the page stays in the frontier. */
   recordAttempt(id: number, attempts: number, errorCode: string): void {
-    this.st.setAttempts!.run(attempts, errorCode, id);
+    this.run(this.w.setAttempts, [attempts, errorCode, id]);
     this.facts.setHasError(id, true);
+    if (this.behind) {
+      const p = this.pendingPage(id);
+      p.attempts = attempts;
+      p.errorCode = errorCode;
+    }
+  }
+  private changed(id: number, status: PageStatus, errorCode: string | null, attempts: number): void {
+    const p = this.pendingPage(id);
+    p.status = status;
+    p.errorCode = errorCode;
+    p.attempts = attempts;
   }
   setPriority(id: number, priority: number): void {
-    this.st.setPriority!.run(priority, id);
+    this.run(this.w.setPriority, [priority, id]);
   }
+  /** The frontier as committed (read when a crawl opens, before any writer). */
   loadFrontier(): FrontierRow[] {
     return this.db
       .prepare(
@@ -416,9 +437,6 @@ export class CrawlStore {
   }
 
   // ---- links, duplicates, content ----------------------------------------------------
-  insertLink(src: number, dst: number, anchor: string | null, nofollow: boolean, kind: string): void {
-    this.st.insertLink!.run(src, dst, anchor, nofollow ? 1 : 0, kind);
-  }
   /**
    * The out-links of one page, LINK_ROWS rows per INSERT: saves the per-statement overhead of
    * a row at a time (~15% of link-insert time in bench/throughput; the B-tree work remains).
@@ -426,7 +444,7 @@ export class CrawlStore {
   insertLinks(src: number, links: readonly NewLink[]): void {
     for (let from = 0; from < links.length; from += LINK_ROWS) {
       const n = Math.min(LINK_ROWS, links.length - from);
-      const args: Array<number | string | null> = new Array(n * 5);
+      const args: SqlValue[] = new Array(n * 5);
       for (let i = 0; i < n; i++) {
         const l = links[from + i]!;
         args[i * 5] = src;
@@ -435,28 +453,42 @@ export class CrawlStore {
         args[i * 5 + 3] = l.nofollow ? 1 : 0;
         args[i * 5 + 4] = l.kind;
       }
-      let st = this.insertLinksBy[n];
-      if (!st) {
-        const rows = Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ');
-        st = this.insertLinksBy[n] = this.db.prepare(`INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES ${rows}`);
-      }
-      st.run(...args);
+      this.run((this.insertLinksBy[n] ??= this.writes.statement(linksSql(n))), args);
     }
+    this.notePendingLinks(src, links);
   }
+  /** The first page stored with this content hash, if any. */
   findHash(hash: string): number | undefined {
-    return this.st.findHash!.get(hash) as number | undefined;
-  }
-  insertHash(hash: string, pageId: number): void {
-    this.st.insertHash!.run(hash, pageId);
+    return this.pendingHashes.get(hash) ?? (this.st.findHash!.get(hash) as number | undefined);
   }
   /** Records `pageId` as the first page with this content, unless one is; returns the first. */
   claimHash(hash: string, pageId: number): number {
-    if (this.st.insertHash!.run(hash, pageId).changes === 1) return pageId;
-    return this.findHash(hash) ?? pageId;
+    if (!this.behind) {
+      // Most pages are new: insert first, look up only when the content was seen before.
+      if (this.st.claimHash!.run(hash, pageId).changes === 1) return pageId;
+      return this.findHash(hash) ?? pageId;
+    }
+    const filter = this.hashFilter();
+    if (filter.mayHave(hash)) {
+      const first = this.findHash(hash);
+      if (first !== undefined) return first;
+    }
+    this.run(this.w.insertHash, [hash, pageId]);
+    this.pendingHashes.set(hash, pageId, this.writes.batch);
+    filter.add(hash);
+    return pageId;
+  }
+  /** The content hashes stored, as a filter, built from the file when first asked (hash-filter.ts). */
+  private hashFilter(): HashFilter {
+    if (this.hashes) return this.hashes;
+    const count = (this.db.prepare('SELECT count(*) FROM content_hashes').pluck().get() as number) ?? 0;
+    const filter = new HashFilter(Math.max(1 << 16, count * 2));
+    for (const hash of this.db.prepare('SELECT hash FROM content_hashes').pluck().iterate() as Iterable<string>) filter.add(hash);
+    return (this.hashes = filter);
   }
   /** Where a page's capture lies (content-store.ts); its status line and headers are as received (schema 5). */
   insertContent(pageId: number, segment: number, offset: number, reqLen: number, hdrLen: number, bodyLen: number): void {
-    this.st.insertContent!.run(pageId, segment, offset, reqLen, hdrLen, bodyLen);
+    this.run(this.w.insertContent, [pageId, segment, offset, reqLen, hdrLen, bodyLen]);
   }
   /**
    * A robots.txt answer's capture, placed after the last page fetch stored so far (its
@@ -467,7 +499,7 @@ export class CrawlStore {
     at: { segment: number; offset: number; reqLen: number; hdrLen: number },
     bodyLen: number,
   ): void {
-    this.st.insertRobotsContent!.run(r.siteId, r.url, this.nextSeq - 1, r.httpStatus, r.fetchedAt, at.segment, at.offset, at.reqLen, at.hdrLen, bodyLen);
+    this.run(this.w.insertRobotsContent, [r.siteId, r.url, this.nextSeq - 1, r.httpStatus, r.fetchedAt, at.segment, at.offset, at.reqLen, at.hdrLen, bodyLen]);
   }
 
   // ---- summaries ---------------------------------------------------------------------
@@ -479,4 +511,8 @@ export class CrawlStore {
   errorsByKind(): Record<string, number> {
     return CrawlReader.over(this.db).errorCounts();
   }
+}
+
+function linksSql(n: number): string {
+  return `INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ')}`;
 }

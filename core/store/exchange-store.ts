@@ -23,6 +23,8 @@
  * The merge carries the counts and timelines of every worker.
  */
 import type Database from 'better-sqlite3';
+import type { PendingRows } from './pending-rows.js';
+import { StoreWrites } from './store-writes.js';
 
 export interface OutboxRow {
   id: number;
@@ -107,106 +109,181 @@ export interface LeaseTrafficCount {
   bytes: number;
 }
 
+/**
+ * With a writer thread (store-writer.ts) the writes go to its batches and this connection reads
+ * committed rows only, so what the exchange reads back of its newer writes is kept until they
+ * commit (pending-rows.ts): message ids taken in (a redelivery within the second is still
+ * counted once), outbox rows published (not published again while their delete is on its
+ * way), held rows sealed into a batch (not sealed twice), and how many rows are on their way
+ * (a worker with a message still to publish is not idle).
+ */
 export class ExchangeStore {
   private readonly st: Record<string, Database.Statement>;
+  private readonly w: Record<'put' | 'done' | 'hold' | 'unhold' | 'seen' | 'count' | 'sampleCounts' | 'sampleLeases', number>;
+  private readonly seenSoon: PendingRows<string, true>;
+  private readonly publishedSoon: PendingRows<number, true>;
+  /** Per part, the last held row sealed in a batch not yet committed. */
+  private readonly sealedSoon: PendingRows<number, number>;
+  /** Per batch not yet committed: outbox rows and held rows it adds. */
+  private readonly addedSoon: PendingRows<number, { outbox: number; held: number }>;
+  /** Bumped by every write that changes a count on the wire (what the timeline samples). */
+  private version = 0;
   private lastSample = '';
 
   /** Creates the tables if missing (call outside a write batch, or inside: DDL joins it). */
   constructor(
     private readonly db: Database.Database,
     private readonly worker: number,
+    private readonly writes: StoreWrites = new StoreWrites(db),
   ) {
     db.exec(SCHEMA);
     createExchangeCounts(db);
     this.st = {
-      put: db.prepare('INSERT INTO exchange_outbox(msg_id, part, payload) VALUES (?, ?, ?)'),
       take: db.prepare('SELECT id, msg_id AS msgId, part, payload FROM exchange_outbox WHERE id > ? AND id <= ? ORDER BY id LIMIT ?'),
       top: db.prepare('SELECT coalesce(max(id), 0) FROM exchange_outbox').pluck(),
-      done: db.prepare('DELETE FROM exchange_outbox WHERE id = ?'),
       pending: db.prepare('SELECT count(*) FROM exchange_outbox').pluck(),
-      hold: db.prepare('INSERT INTO exchange_held(part, at, links, urls, url_bytes) VALUES (?, ?, ?, ?, ?)'),
       heldCount: db.prepare('SELECT count(*) FROM exchange_held').pluck(),
+      heldByPart: db.prepare('SELECT part, count(*) AS n, min(at) AS oldest FROM exchange_held WHERE part = ? AND id > ?'),
+      heldUpTo: db.prepare('SELECT count(*) FROM exchange_held WHERE part = ? AND id <= ?').pluck(),
+      heldParts: db.prepare('SELECT DISTINCT part FROM exchange_held ORDER BY part').pluck(),
       due: db.prepare('SELECT part FROM exchange_held GROUP BY part HAVING min(at) <= ? ORDER BY part').pluck(),
-      held: db.prepare('SELECT id, at, links, urls, url_bytes AS urlBytes FROM exchange_held WHERE part = ? ORDER BY id'),
-      unhold: db.prepare('DELETE FROM exchange_held WHERE part = ? AND id <= ?'),
-      seen: db.prepare('INSERT OR IGNORE INTO exchange_seen(msg_id) VALUES (?)'),
-      count: db.prepare(`INSERT INTO exchange_counts(${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      held: db.prepare('SELECT id, at, links, urls, url_bytes AS urlBytes FROM exchange_held WHERE part = ? AND id > ? ORDER BY id'),
+      claim: db.prepare('INSERT OR IGNORE INTO exchange_seen(msg_id) VALUES (?)'),
+      wasSeen: db.prepare('SELECT 1 FROM exchange_seen WHERE msg_id = ?').pluck(),
+      counts: db.prepare(COUNT_SELECT),
+    };
+    this.w = {
+      put: writes.statement('INSERT INTO exchange_outbox(msg_id, part, payload) VALUES (?, ?, ?)'),
+      done: writes.statement('DELETE FROM exchange_outbox WHERE id = ?'),
+      hold: writes.statement('INSERT INTO exchange_held(part, at, links, urls, url_bytes) VALUES (?, ?, ?, ?, ?)'),
+      unhold: writes.statement('DELETE FROM exchange_held WHERE part = ? AND id <= ?'),
+      seen: writes.statement('INSERT OR IGNORE INTO exchange_seen(msg_id) VALUES (?)'),
+      count: writes.statement(`INSERT INTO exchange_counts(${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (worker, part, direction) DO UPDATE SET messages = messages + excluded.messages, urls = urls + excluded.urls,
         url_bytes = url_bytes + excluded.url_bytes, wire_bytes = wire_bytes + excluded.wire_bytes,
         page_messages = page_messages + excluded.page_messages, page_urls = page_urls + excluded.page_urls,
         page_url_bytes = page_url_bytes + excluded.page_url_bytes, held_ms = held_ms + excluded.held_ms`),
-      counts: db.prepare(COUNT_SELECT),
-      sampleCounts: db.prepare(`INSERT OR REPLACE INTO exchange_timeline(worker, t, at, part, direction, messages, wire_bytes)
+      sampleCounts: writes.statement(`INSERT OR REPLACE INTO exchange_timeline(worker, t, at, part, direction, messages, wire_bytes)
         SELECT worker, ?, ?, part, direction, messages, wire_bytes FROM exchange_counts WHERE worker = ?`),
-      sampleLeases: db.prepare(`INSERT OR REPLACE INTO exchange_timeline(worker, t, at, part, direction, messages, wire_bytes) VALUES (?, ?, ?, ?, 'lease', ?, ?)`),
-      signature: db.prepare('SELECT group_concat(messages || \',\' || wire_bytes, \';\') FROM exchange_counts WHERE worker = ?').pluck(),
+      sampleLeases: writes.statement(`INSERT OR REPLACE INTO exchange_timeline(worker, t, at, part, direction, messages, wire_bytes) VALUES (?, ?, ?, ?, 'lease', ?, ?)`),
     };
+    this.seenSoon = writes.pendingRows();
+    this.publishedSoon = writes.pendingRows();
+    this.sealedSoon = writes.pendingRows();
+    this.addedSoon = writes.pendingRows();
+  }
+
+  /** The batch a write made now commits with (0: written at once, no writer). */
+  get batch(): number {
+    return this.writes.writer ? this.writes.batch : 0;
+  }
+
+  private count(part: number, direction: 'sent' | 'received', n: readonly number[]): void {
+    this.writes.run(this.w.count, [this.worker, part, direction, ...n]);
+  }
+  private added(outbox: number, held: number): void {
+    if (!this.writes.writer) return;
+    const a = this.addedSoon.entry(this.writes.batch, this.writes.batch, () => ({ outbox: 0, held: 0 }));
+    a.outbox += outbox;
+    a.held += held;
   }
 
   /** A page message published alone (no --exchange-batch), counted as sent (inside the batch that stores its page). */
   send(msgId: string, part: number, payload: string, urls: number, urlBytes: number): void {
-    this.st.put!.run(msgId, part, payload);
-    this.st.count!.run(this.worker, part, 'sent', 1, urls, urlBytes, Buffer.byteLength(payload), 1, urls, urlBytes, 0);
+    this.writes.run(this.w.put, [msgId, part, payload]);
+    this.count(part, 'sent', [1, urls, urlBytes, Buffer.byteLength(payload), 1, urls, urlBytes, 0]);
+    this.added(1, 0);
+    this.version++;
   }
 
   /** A page message's URLs held for a batch to `part` (--exchange-batch), counted in the thesis's units. */
   hold(part: number, at: number, links: string, urls: number, urlBytes: number): void {
-    this.st.hold!.run(part, at, links, urls, urlBytes);
-    this.st.count!.run(this.worker, part, 'sent', 0, 0, 0, 0, 1, urls, urlBytes, 0);
+    this.writes.run(this.w.hold, [part, at, links, urls, urlBytes]);
+    this.count(part, 'sent', [0, 0, 0, 0, 1, urls, urlBytes, 0]);
+    this.added(0, 1);
   }
 
-  /** Parts whose oldest held URLs were held at `before` or earlier. */
+  /** Parts whose oldest held URLs (not yet sealed) were held at `before` or earlier. */
   dueParts(before: number): number[] {
-    return this.st.due!.all(before) as number[];
+    if (this.sealedSoon.size === 0) return this.st.due!.all(before) as number[];
+    return (this.st.heldParts!.all() as number[]).filter((part) => {
+      const r = this.st.heldByPart!.get(part, this.sealedSoon.get(part) ?? 0) as { n: number; oldest: number | null };
+      return r.n > 0 && r.oldest !== null && r.oldest <= before;
+    });
   }
 
   heldRows(part: number): HeldRow[] {
-    return this.st.held!.all(part) as HeldRow[];
+    return this.st.held!.all(part, this.sealedSoon.get(part) ?? 0) as HeldRow[];
   }
 
   /** The held rows of `part` up to `lastId` sealed into one message to publish, counted as sent on the wire. */
   seal(part: number, lastId: number, msgId: string, payload: string, urls: number, urlBytes: number, heldMs: number): void {
     const run = () => {
-      this.st.put!.run(msgId, part, payload);
-      this.st.unhold!.run(part, lastId);
-      this.st.count!.run(this.worker, part, 'sent', 1, urls, urlBytes, Buffer.byteLength(payload), 0, 0, 0, heldMs);
+      this.writes.run(this.w.put, [msgId, part, payload]);
+      this.writes.run(this.w.unhold, [part, lastId]);
+      this.count(part, 'sent', [1, urls, urlBytes, Buffer.byteLength(payload), 0, 0, 0, heldMs]);
     };
     // In the crawler's open write batch; outside one (the run has ended) its own transaction: all three or none.
-    if (this.db.inTransaction) run();
+    if (this.writes.writer) {
+      run();
+      this.sealedSoon.set(part, lastId, this.writes.batch);
+      this.added(1, 0);
+    } else if (this.db.inTransaction) run();
     else this.db.transaction(run)();
+    this.version++;
   }
 
+  /** Held rows not yet sealed, those on their way to the file included. */
   heldSize(): number {
-    return this.st.heldCount!.get() as number;
+    let n = this.st.heldCount!.get() as number;
+    if (this.sealedSoon.size > 0) {
+      for (const part of this.st.heldParts!.all() as number[]) {
+        const last = this.sealedSoon.get(part);
+        if (last !== undefined) n -= this.st.heldUpTo!.get(part, last) as number;
+      }
+    }
+    for (const a of this.addedSoon.values()) n += a.held;
+    return n;
   }
 
-  /** The last outbox row's id: called right after a commit, every row up to it is committed. */
+  /** The last committed outbox row's id: every row up to it may be published. */
   outboxTop(): number {
     return this.st.top!.get() as number;
   }
 
-  /** Outbox rows after `afterId` and at most `upTo`, oldest first. */
+  /** Outbox rows after `afterId` and at most `upTo`, oldest first (not those already published). */
   outbox(afterId: number, upTo: number, limit: number): OutboxRow[] {
-    return this.st.take!.all(afterId, upTo, limit) as OutboxRow[];
+    for (let after = afterId; ; ) {
+      const rows = this.st.take!.all(after, upTo, limit) as OutboxRow[];
+      if (rows.length === 0 || this.publishedSoon.size === 0) return rows;
+      const left = rows.filter((r) => !this.publishedSoon.get(r.id));
+      if (left.length > 0) return left;
+      after = rows[rows.length - 1]!.id;
+    }
   }
 
   /** JetStream acknowledged the message: it leaves the outbox with the next commit. */
   published(id: number): void {
-    this.st.done!.run(id);
+    this.writes.run(this.w.done, [id]);
+    if (this.writes.writer) this.publishedSoon.set(id, true, this.writes.batch);
   }
 
+  /** Messages to publish, those on their way to the file included. */
   outboxSize(): number {
-    return this.st.pending!.get() as number;
+    let n = (this.st.pending!.get() as number) - this.publishedSoon.size;
+    for (const a of this.addedSoon.values()) n += a.outbox;
+    return Math.max(0, n);
   }
 
   /** A message outside the thesis's count (a shorter path's links, engine/discovery.ts): published as the others are, counted apart by the caller. */
   sendApart(msgId: string, part: number, payload: string): void {
-    this.st.put!.run(msgId, part, payload);
+    this.writes.run(this.w.put, [msgId, part, payload]);
+    this.added(1, 0);
   }
 
   /** Such a message taken in: false when it was taken in before (a redelivery). */
   receiveApart(msgId: string): boolean {
-    return this.st.seen!.run(msgId).changes > 0;
+    return this.claim(msgId);
   }
 
   /**
@@ -214,21 +291,32 @@ export class ExchangeStore {
    * and the page figures are the batch's (a page message alone: 1 and its own).
    */
   receive(msgId: string, from: number, wire: { urls: number; urlBytes: number; bytes: number }, page: { messages: number; urls: number; urlBytes: number }): boolean {
-    if (this.st.seen!.run(msgId).changes === 0) return false;
-    this.st.count!.run(this.worker, from, 'received', 1, wire.urls, wire.urlBytes, wire.bytes, page.messages, page.urls, page.urlBytes, 0);
+    if (!this.claim(msgId)) return false;
+    this.count(from, 'received', [1, wire.urls, wire.urlBytes, wire.bytes, page.messages, page.urls, page.urlBytes, 0]);
+    this.version++;
+    return true;
+  }
+
+  /** Records the message id as taken in; false when it was before. */
+  private claim(msgId: string): boolean {
+    if (!this.writes.writer) return this.st.claim!.run(msgId).changes > 0;
+    if (this.seenSoon.get(msgId) || this.st.wasSeen!.get(msgId) !== undefined) return false;
+    this.writes.run(this.w.seen, [msgId]);
+    this.seenSoon.set(msgId, true, this.writes.batch);
     return true;
   }
 
   /** The timeline's sample at running time t (s): the counts per part and the lease traffic, if they changed since the last. */
   sample(t: number, at: number, leases: LeaseTrafficCount | null): void {
-    const sig = `${this.st.signature!.get(this.worker) ?? ''}|${leases?.requests ?? ''}`;
+    const sig = `${this.version}|${leases?.requests ?? ''}`;
     if (sig === this.lastSample) return;
     this.lastSample = sig;
     const tt = Math.round(t * 10) / 10;
-    this.st.sampleCounts!.run(tt, at, this.worker);
-    if (leases) this.st.sampleLeases!.run(this.worker, tt, at, this.worker, leases.requests, leases.bytes);
+    this.writes.run(this.w.sampleCounts, [tt, at, this.worker]);
+    if (leases) this.writes.run(this.w.sampleLeases, [this.worker, tt, at, this.worker, leases.requests, leases.bytes]);
   }
 
+  /** The counts as committed. */
   counts(): ExchangeCount[] {
     return this.st.counts!.all() as ExchangeCount[];
   }

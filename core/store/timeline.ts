@@ -8,6 +8,7 @@
  * history gets sparser (a week at 1/s is 600,000 samples; the table stays under 20,000).
  */
 import type { Db } from './database.js';
+import { StoreWrites } from './store-writes.js';
 import type { TimelinePoint } from './timeline-point.js';
 
 /** One sample (the browser-safe type of timeline-point.ts). */
@@ -17,38 +18,43 @@ export const MAX_SAMPLES = 20_000;
 /** Check the bound every this many samples (a count over 20,000 rows is cheap, not free). */
 const THIN_EVERY = 1000;
 
+/**
+ * Writes the samples through the crawl store's writes (store-writes.ts): on the store's
+ * connection, or, while a crawl runs with a writer thread, in the writer's batches; so the
+ * thinning is one statement that reads and deletes on the writer's side.
+ */
 export class TimelineWriter {
-  private readonly insert;
-  private readonly count;
-  private readonly olderHalf;
-  private readonly remove;
+  private readonly out: StoreWrites;
+  private readonly insert: number;
+  private readonly thinning: number;
   private sinceCheck = 0;
 
-  constructor(db: Db) {
-    this.insert = db.prepare(
+  constructor(target: StoreWrites | Db) {
+    this.out = target instanceof StoreWrites ? target : new StoreWrites(target);
+    this.insert = this.out.statement(
       `INSERT OR REPLACE INTO timeline (t, at, pages, bytes, pages_per_s, bytes_per_s, open_conns, r, sites_pending, queued, errors, pagerank)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.count = db.prepare('SELECT count(*) FROM timeline').pluck();
-    this.olderHalf = db.prepare('SELECT t FROM timeline ORDER BY t LIMIT ?').pluck();
-    this.remove = db.prepare('DELETE FROM timeline WHERE t = ?');
+    // Every second sample of the older half (by t), when the table holds more than ?.
+    this.thinning = this.out.statement(
+      `DELETE FROM timeline WHERE (SELECT count(*) FROM timeline) > ? AND t IN (
+         SELECT t FROM (SELECT t, row_number() OVER (ORDER BY t) AS n FROM timeline ORDER BY t LIMIT (SELECT count(*) FROM timeline) / 2)
+         WHERE n % 2 = 0)`,
+    );
   }
 
   /** Appends a sample to the open write batch (the crawler commits it with the rest). */
   append(s: TimelineSample): void {
-    this.insert.run(s.t, s.at, s.pages, s.bytes, s.pagesPerSecond, s.bytesPerSecond, s.openConnections, s.r, s.sitesWithPending, s.queued, s.errors, s.pagerankEstimate);
+    this.out.run(this.insert, [s.t, s.at, s.pages, s.bytes, s.pagesPerSecond, s.bytesPerSecond, s.openConnections, s.r, s.sitesWithPending, s.queued, s.errors, s.pagerankEstimate]);
     if (++this.sinceCheck >= THIN_EVERY) {
       this.sinceCheck = 0;
       this.thin(MAX_SAMPLES);
     }
   }
 
-  /** Drops every second sample of the older half while the table holds more than `max`. */
+  /** Drops every second sample of the older half when the table holds more than `max`. */
   thin(max: number): void {
-    const n = this.count.get() as number;
-    if (n <= max) return;
-    const older = this.olderHalf.all(Math.floor(n / 2)) as number[];
-    for (let i = 1; i < older.length; i += 2) this.remove.run(older[i]);
+    this.out.run(this.thinning, [max]);
   }
 }
 

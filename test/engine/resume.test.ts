@@ -50,7 +50,11 @@ describe('SIGKILL and resume', async () => {
     const kills: Array<{ at: number; committed: Set<string>; logIndex: number }> = [];
     for (const share of [0.05, 0.5, 0.9]) {
       const args = kills.length === 0 ? ['crawl', '--db', db, ...flags, '--quiet'] : ['crawl', '--db', db, '--quiet'];
-      const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      // The first and last killed runs write through a writer thread (whose sealed batches a kill
+      // may also lose), the middle one on the crawl's own thread, whatever this machine's cores
+      // would choose (engine/thread-plan.ts): a resume may change its threads too.
+      const env = { ...process.env, CRAWLBENCH_WRITER: kills.length === 1 ? '0' : '1' };
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

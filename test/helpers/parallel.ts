@@ -54,9 +54,14 @@ export interface StartedCrawl {
   done: Promise<RunResult>;
 }
 
-/** Starts `crawlbench crawl --db DB ARGS` (a crawl that does not end within 100 s is interrupted: it pauses, and the test says what it printed). */
+/**
+ * Starts `crawlbench crawl --db DB ARGS` (a crawl that does not end within 100 s is interrupted: it pauses, and the test says what it printed).
+ * Each worker writes through a writer thread, whatever this machine's share of cores per worker
+ * would choose (engine/thread-plan.ts): it acknowledges exchanged URLs once their batch commits.
+ */
 export function startCrawl(db: string, args: string[]): StartedCrawl {
-  const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...process.env, CRAWLBENCH_WRITER: '1' };
+  const child = spawn(process.execPath, [BIN, 'crawl', '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (b: Buffer) => (stdout += b));

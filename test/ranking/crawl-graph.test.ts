@@ -32,8 +32,8 @@ describe('loadCrawlGraph', () => {
       fetchOrder: [0, 1, 2],
     });
     const store = CrawlStore.open(path);
-    store.insertLink(1, 3, 'nofollow', true, 'a'); // page ids are index + 1
-    store.insertLink(1, 3, 'again', false, 'a'); // a duplicate (src, dst): ignored by the table
+    store.insertLinks(1, [{ dst: 3, anchor: 'nofollow', nofollow: true, kind: 'a' }]); // page ids are index + 1
+    store.insertLinks(1, [{ dst: 3, anchor: 'again', nofollow: false, kind: 'a' }]); // a duplicate (src, dst): ignored by the table
     const cg = loadCrawlGraph(store.db);
     expect([...cg.pageIds]).toEqual([1, 2, 3, 4, 5]);
     expect(adjacency(cg.graph)).toEqual([[1, 2, 4], [0], [3, 4], [], []]);

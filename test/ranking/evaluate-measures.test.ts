@@ -23,7 +23,7 @@ function makeCrawl(path: string): void {
   const site = store.insertSite('a.test');
   const ids = URLS.map((url) => store.insertPage({ url, siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' }));
   ORDER.forEach((i, k) => store.recordFetch(ids[i]!, { ...fetched(1_700_000_000_000 + k * 1000), title: TITLES[i]! }));
-  for (const [a, b] of LINKS) store.insertLink(ids[a]!, ids[b]!, null, false, 'a');
+  for (const [a, b] of LINKS) store.insertLinks(ids[a]!, [{ dst: ids[b]!, anchor: null, nofollow: false, kind: 'a' }]);
   store.setState('finished');
   store.commit();
   store.close();

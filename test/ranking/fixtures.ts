@@ -42,7 +42,7 @@ export function makeCrawl(path: string, c: HandCrawl): void {
   });
   const t0 = c.t0 ?? 1_700_000_000_000;
   c.fetchOrder.forEach((i, k) => store.recordFetch(ids[i]!, { ...fetched(t0 + k * 1000), title: c.titles?.[i] ?? null }));
-  for (const [a, b] of c.links) store.insertLink(ids[a]!, ids[b]!, null, false, 'a');
+  for (const [a, b] of c.links) store.insertLinks(ids[a]!, [{ dst: ids[b]!, anchor: null, nofollow: false, kind: 'a' }]);
   store.setState('finished');
   store.commit();
   store.close();

@@ -16,7 +16,7 @@ function makeCrawl(path: string): void {
   const site = store.insertSite('a.test');
   const ids = urls.map((url) => store.insertPage({ url, siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' }));
   ids.forEach((id, k) => store.recordFetch(id, fetched(1_700_000_000_000 + k * 1000)));
-  for (let i = 1; i <= 5; i++) store.insertLink(ids[0]!, ids[i]!, i === 5 ? 'Computer museum' : `page ${i}`, false, 'a');
+  for (let i = 1; i <= 5; i++) store.insertLinks(ids[0]!, [{ dst: ids[i]!, anchor: i === 5 ? 'Computer museum' : `page ${i}`, nofollow: false, kind: 'a' }]);
   store.setState('finished');
   store.commit();
   store.close();

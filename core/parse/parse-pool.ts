@@ -1,0 +1,112 @@
+/**
+ * Parsing on threads beside the crawl thread: decoding, hashing, charset detection and link
+ * extraction (parsePage) of the HTML pages a crawl fetches, ~25% of the crawl thread's time on
+ * bench/throughput. Pages go to a thread many to a message: those whose responses came in
+ * the same turn of the event loop (or 64 of them) are written into one buffer and transferred
+ * (parse-messages.ts); their results come back the same way. A session does not wait for its
+ * pages' results between requests: it asks for the next page while the last one is parsed.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { Bytes, BytesReader, readResult, releaseBuffer, writeRequest } from './parse-messages.js';
+import type { ParsedPage, ParseInput } from './page-parser.js';
+
+/** Pages per message at most (a message is also sent at the end of each turn of the event loop). */
+const PAGES_PER_MESSAGE = 64;
+
+interface Slot {
+  worker: Worker;
+  /** Pages sent and not yet answered. */
+  out: number;
+}
+
+/** The thread's compiled file: beside this one in dist/ (or dist/'s when run from source, as the tests do), or in a bundle's folder. */
+export function defaultParseThreadFile(): string {
+  const here = typeof import.meta.url === 'string' ? import.meta.url : null;
+  if (here === null) return join(typeof __dirname === 'string' ? __dirname : '.', 'parse-thread.cjs');
+  return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/core/parse/parse-thread.js', here) : new URL('./parse-thread.js', here));
+}
+
+export class ParsePool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting = new Map<number, { resolve: (p: ParsedPage) => void; reject: (e: Error) => void }>();
+  private batch = new Bytes();
+  private inBatch = 0;
+  private flushArmed = false;
+  private nextToken = 1;
+  private nextBatch = 1;
+  private readonly batchSlot = new Map<number, { slot: Slot; pages: number }>();
+  private failure: Error | null = null;
+
+  /** A pool of `threads` threads, or null (0 threads, or the compiled thread missing). */
+  static start(threads: number, file = defaultParseThreadFile()): ParsePool | null {
+    return threads > 0 && existsSync(file) ? new ParsePool(threads, file) : null;
+  }
+
+  private constructor(threads: number, file: string) {
+    for (let i = 0; i < threads; i++) {
+      const slot: Slot = { worker: new Worker(file, { stdout: false, stderr: false }), out: 0 };
+      slot.worker.on('message', (m: { batch: number; buffer: ArrayBuffer; length: number }) => this.answered(m));
+      slot.worker.on('error', (err) => this.fail(err));
+      slot.worker.unref();
+      this.slots.push(slot);
+    }
+  }
+
+  /** The page parsed on a thread: as parsePage(input) would answer inline. */
+  parse(input: ParseInput): Promise<ParsedPage> {
+    if (this.failure) return Promise.reject(this.failure);
+    const token = this.nextToken++;
+    writeRequest(this.batch, token, input);
+    this.inBatch++;
+    const p = new Promise<ParsedPage>((resolve, reject) => this.waiting.set(token, { resolve, reject }));
+    if (this.inBatch >= PAGES_PER_MESSAGE) this.flush();
+    else if (!this.flushArmed) {
+      this.flushArmed = true;
+      setImmediate(() => this.flush());
+    }
+    return p;
+  }
+
+  /** Ends the threads (pages still out are answered with an error). */
+  async close(): Promise<void> {
+    this.fail(new Error('the parse pool was closed'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private flush(): void {
+    this.flushArmed = false;
+    if (this.inBatch === 0) return;
+    // The thread with the fewest pages out.
+    let slot = this.slots[0]!;
+    for (const s of this.slots) if (s.out < slot.out) slot = s;
+    const batch = this.nextBatch++;
+    this.batchSlot.set(batch, { slot, pages: this.inBatch });
+    slot.out += this.inBatch;
+    this.inBatch = 0;
+    const { buffer, length } = this.batch.take();
+    slot.worker.postMessage({ batch, buffer, length }, [buffer]);
+  }
+
+  private answered(m: { batch: number; buffer: ArrayBuffer; length: number }): void {
+    const sent = this.batchSlot.get(m.batch);
+    this.batchSlot.delete(m.batch);
+    if (sent) sent.slot.out -= sent.pages;
+    const r = new BytesReader(m.buffer, m.length);
+    while (!r.done) {
+      const { token, page } = readResult(r);
+      const w = this.waiting.get(token);
+      this.waiting.delete(token);
+      w?.resolve(page);
+    }
+    releaseBuffer(m.buffer);
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateSettings } from '../../core/config/settings.js';
+import { CrawlStore } from '../../core/store/crawl-store.js';
+import { HashFilter } from '../../core/store/hash-filter.js';
+import Sqlite from '../../core/store/sqlite.js';
+import { StoreWriter } from '../../core/store/store-writer.js';
+import { readWriteLog, WriteLog, type SqlValue } from '../../core/store/write-log.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const dir = tmpDir();
+const settings = validateSettings({ seeds: ['http://a.test/'] });
+
+/** A store whose writes go to a writer thread (as a running crawl's do). */
+function storeWithWriter(name: string, roomPages?: number): { store: CrawlStore; writer: StoreWriter } {
+  const store = CrawlStore.create(join(dir, name), settings);
+  // A size budget (as --max-db-size sets): the file as created and this many pages more.
+  const budget = roomPages === undefined ? [] : [`max_page_count = ${(store.db.pragma('page_count', { simple: true }) as number) + roomPages}`];
+  const writer = StoreWriter.start({ path: store.path, pragmas: [...CrawlStore.writerPragmas(), ...budget] })!;
+  expect(writer, 'the writer thread is built (npx tsc -p tsconfig.json)').not.toBeNull();
+  store.attachWriter(writer);
+  return { store, writer };
+}
+
+/** What another connection (a reader, the workbench) sees in the file. */
+function committedPages(path: string): number {
+  const db = new Sqlite(path, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+describe('the writer thread', () => {
+  it('what the crawl wrote reads back at once; the file has it once its batch is committed, and not before', async () => {
+    const { store, writer } = storeWithWriter('read-back.db');
+    const site = store.insertSite('a.test');
+    const home = store.insertPage({ url: 'http://a.test/', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
+    const about = store.insertPage({ url: 'http://a.test/about', siteId: site, depth: 1, parentId: home, redirects: 0, status: 'skipped', errorCode: 'CRAWL_TRAP_DEPTH' });
+    store.recordFetch(home, { status: 'fetched', httpStatus: 200, contentType: 'text/html', bytes: 10, contentHash: 'h1', duplicateOf: null, title: 'Home', noindex: false, errorCode: null, attempts: 1, fetchedAt: Date.now(), responseMs: 1 });
+    store.insertLinks(home, [{ dst: about, anchor: 'Über uns', nofollow: false, kind: 'a' }]);
+    expect(store.claimHash('h1', home)).toBe(home);
+
+    // Nothing is committed yet: another connection sees no page, the crawl sees all it wrote.
+    expect(committedPages(store.path)).toBe(0);
+    expect(store.pageForFetch(home)).toMatchObject({ url: 'http://a.test/', depth: 0, attempts: 1 });
+    expect(store.findPage('http://a.test/about')).toEqual({ id: about, status: 'skipped', error_code: 'CRAWL_TRAP_DEPTH', depth: 1 });
+    expect(store.linksFrom(home)).toMatchObject([{ dst: about, url: 'http://a.test/about', anchor: 'Über uns', errorCode: 'CRAWL_TRAP_DEPTH', kind: 'a' }]);
+    expect(store.claimHash('h1', about)).toBe(home); // a duplicate of the page not yet committed
+
+    const batch = store.commit();
+    await writer.drain();
+    expect(writer.committedBatch).toBe(batch);
+    expect(committedPages(store.path)).toBe(2);
+    // Committed: read from the file now, the same answers.
+    expect(store.findPage('http://a.test/about')?.error_code).toBe('CRAWL_TRAP_DEPTH');
+    expect(store.linksFrom(home).map((l) => l.anchor)).toEqual(['Über uns']);
+    expect(store.claimHash('h1', about)).toBe(home);
+    store.detachWriter();
+    await writer.close();
+    store.close();
+  });
+
+  it('a batch the file has no room for is rolled back, and every later one dropped until the crawl gives them up', async () => {
+    const { store, writer } = storeWithWriter('full.db', 20);
+    const site = store.insertSite('a.test');
+    const failed: string[] = [];
+    writer.on('failed', (e: { code: string | null }) => failed.push(String(e.code)));
+    const add = (from: number, n: number) => {
+      for (let i = from; i < from + n; i++) store.insertPage({ url: `http://a.test/${'x'.repeat(400)}/${i}`, siteId: site, depth: 1, parentId: null, redirects: 0, status: 'queued' });
+    };
+    add(0, 10);
+    store.commit();
+    await writer.drain();
+    expect(committedPages(store.path)).toBe(10);
+    add(10, 2000); // 800 KB: far more than 20 pages of 4 KB hold
+    store.commit();
+    add(3000, 5); // would fit, but comes after the batch that failed
+    store.commit();
+    await writer.drain();
+    expect(failed).toEqual(['SQLITE_FULL']);
+    expect(committedPages(store.path)).toBe(10);
+    // Given up: the crawl's memory is the file again, and batches commit again.
+    store.rollback();
+    expect(store.findPage(`http://a.test/${'x'.repeat(400)}/3001`)).toBeUndefined();
+    expect(store.findPage(`http://a.test/${'x'.repeat(400)}/9`)).toBeDefined();
+    add(4000, 5);
+    store.commit();
+    await writer.drain();
+    expect(committedPages(store.path)).toBe(15);
+    store.detachWriter();
+    await writer.close();
+    store.close();
+  });
+
+  it('a batch reaches the writer as the values it was given', () => {
+    const values: SqlValue[] = [0, -1, 2 ** 31, -(2 ** 40), 1_764_000_000_123, 0.5, Number.MAX_SAFE_INTEGER, 'http://a.test/', '', 'Zürich — 東京 🙂', null];
+    const log = new WriteLog(new ArrayBuffer(16)); // grows as it is written
+    log.run(3, values);
+    log.run(65_000, ['x'.repeat(100_000)]);
+    const { buffer, length } = log.take();
+    const seen: Array<[number, SqlValue[]]> = [];
+    readWriteLog(buffer, length, (stmt, args) => seen.push([stmt, [...args]]));
+    expect(seen).toEqual([
+      [3, values],
+      [65_000, ['x'.repeat(100_000)]],
+    ]);
+  });
+
+  it('the content-hash filter never misses a hash it holds, and holds few it does not', () => {
+    const filter = new HashFilter(1024); // grows through several stages
+    const hex = (i: number, salt: string) => `${salt}${i.toString(16).padStart(12, '0')}${'0'.repeat(27)}`.slice(0, 40);
+    for (let i = 0; i < 100_000; i++) filter.add(hex(i, 'a'));
+    for (let i = 0; i < 100_000; i++) expect(filter.mayHave(hex(i, 'a'))).toBe(true);
+    let falsePositives = 0;
+    for (let i = 0; i < 100_000; i++) if (filter.mayHave(hex(i, 'b'))) falsePositives++;
+    expect(falsePositives / 100_000).toBeLessThan(0.03);
+  });
+});
