@@ -342,6 +342,10 @@ export class CrawlStore {
   linksFrom(id: number): PageLink[] {
     return this.st.linksFrom!.all(id) as PageLink[];
   }
+  /** Bytes the URL-seen test holds in memory: the fingerprints and the page facts (bench/frontier's accounting). */
+  memoryBytes(): { urlIndex: number; pageFacts: number } {
+    return { urlIndex: this.urls?.bytes ?? 0, pageFacts: this.facts.bytes };
+  }
   private urlIndex(): UrlIndex {
     if (this.urls) return this.urls;
     const count = (this.db.prepare('SELECT count(*) FROM pages').pluck().get() as number) ?? 0;
