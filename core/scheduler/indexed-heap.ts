@@ -1,9 +1,11 @@
-import type { PageArray } from '../page-array.js';
+import { int32Pages, type PageArray } from '../page-array.js';
 
 /** Where each id sits in a heap: the heap's own table, or one shared by the heaps of one scheduler. */
 type Positions = IntMap | PageArray<Int32Array>;
 
 const NO_IDS = new Int32Array(0);
+/** The positions of a heap that has held nothing yet (never written: a heap takes its own table first). */
+const NO_POSITIONS = int32Pages(-1);
 const NO_PRIORITIES = new Float64Array(0);
 
 /**
@@ -28,7 +30,7 @@ export class IndexedHeap {
   private prio = NO_PRIORITIES;
   /** null while every tie key is the id itself. */
   private tie: Float64Array | null = null;
-  private pos: Positions = new IntMap();
+  private pos: Positions = NO_POSITIONS;
 
   get size(): number {
     return this.n;
@@ -69,6 +71,7 @@ export class IndexedHeap {
       this.ids[k] = id;
       this.prio[k] = priority;
       if (this.tie !== null) this.tie[k] = tie;
+      if (this.pos === NO_POSITIONS) this.pos = new IntMap();
       this.pos.set(id, k);
       this.up(k);
     } else {
