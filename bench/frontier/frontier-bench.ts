@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, existsSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,11 +27,15 @@ import { SyntheticWeb } from './synthetic-web.js';
  * second of wall time, as the crawler does. Ends when N distinct URLs have been discovered.
  *
  *   npm run bench:frontier [-- --urls 5000000 --sites 50000 --links-per-page 10 --new-share 0.5
- *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json]
+ *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json
+ *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000]
  *
  * Every `--every` URLs (5M) it prints that stretch's URLs/s, CPU seconds, the peak RSS so far,
  * the database's size, the bytes the process wrote (/proc/self/io) and the machine's load, so
  * that a 50M run shows whether the rate holds as the file grows.
+ * --cpu-prof-at profiles the CPU over the --cpu-prof-urls URLs that follow each of those counts
+ * (bench/out/frontier-at-N.cpuprofile, for Chrome DevTools), to compare where time goes early
+ * and late in one run as the file grows.
  * Targets (issue 28): at least 100,000 URLs/s at 5M; at 50M, peak RSS at most 4 GB and the last
  * 5M's URLs/s at least half the first 5M's.
  */
@@ -50,6 +55,8 @@ const { values: flags } = parseArgs({
     json: { type: 'boolean' },
     seed: { type: 'string', default: '1' },
     every: { type: 'string', default: '5000000' },
+    'cpu-prof-at': { type: 'string' },
+    'cpu-prof-urls': { type: 'string', default: '500000' },
   },
 });
 const targetUrls = Number(flags.urls);
@@ -194,6 +201,29 @@ const stretchCheck = (final: boolean) => {
   }
 };
 
+// ---- CPU profiles over windows of the run (--cpu-prof-at) --------------------------------
+const profileAt = (flags['cpu-prof-at'] ?? '').split(',').filter(Boolean).map(Number).sort((a, b) => a - b);
+const profileUrls = Number(flags['cpu-prof-urls']);
+let profiling: { session: Session; from: number } | null = null;
+const profileCheck = () => {
+  const urls = web.discovered;
+  if (profiling && urls >= profiling.from + profileUrls) {
+    const { session, from } = profiling;
+    profiling = null;
+    session.post('Profiler.stop', (err, res) => {
+      if (!err) writeFileSync(join(outDir, `frontier-at-${from}.cpuprofile`), JSON.stringify(res.profile));
+      session.disconnect();
+    });
+  }
+  if (!profiling && profileAt.length > 0 && urls >= profileAt[0]!) {
+    const from = profileAt.shift()!;
+    const session = new Session();
+    session.connect();
+    session.post('Profiler.enable', () => session.post('Profiler.start'));
+    profiling = { session, from };
+  }
+};
+
 const commit = () => {
   ctx.sites.flush();
   ctx.counters.flush(store);
@@ -261,6 +291,7 @@ outer: while (web.discovered < targetUrls) {
       opsSinceCommit = 0;
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
       stretchCheck(false);
+      profileCheck();
       if (!flags.json && performance.now() - lastReport >= 10_000) {
         lastReport = performance.now();
         const s = (lastReport - t0) / 1000;
