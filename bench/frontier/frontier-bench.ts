@@ -1,11 +1,12 @@
-import { mkdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, existsSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { validateSettings } from '../../core/config/settings.js';
 import { CrawlCounters, type CrawlContext } from '../../core/engine/context.js';
-import { discover } from '../../core/engine/discovery.js';
+import { discover, linkDepth } from '../../core/engine/discovery.js';
 import { knownUrls } from '../../core/engine/page-processor.js';
 import { SiteRegistry } from '../../core/engine/site-registry.js';
 import { policyContext } from '../../core/engine/policy-context.js';
@@ -26,11 +27,15 @@ import { SyntheticWeb } from './synthetic-web.js';
  * second of wall time, as the crawler does. Ends when N distinct URLs have been discovered.
  *
  *   npm run bench:frontier [-- --urls 5000000 --sites 50000 --links-per-page 10 --new-share 0.5
- *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json]
+ *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json
+ *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000]
  *
  * Every `--every` URLs (5M) it prints that stretch's URLs/s, CPU seconds, the peak RSS so far,
  * the database's size, the bytes the process wrote (/proc/self/io) and the machine's load, so
  * that a 50M run shows whether the rate holds as the file grows.
+ * --cpu-prof-at profiles the CPU over the --cpu-prof-urls URLs that follow each of those counts
+ * (bench/out/frontier-at-N.cpuprofile, for Chrome DevTools), to compare where time goes early
+ * and late in one run as the file grows.
  * Targets (issue 28): at least 100,000 URLs/s at 5M; at 50M, peak RSS at most 4 GB and the last
  * 5M's URLs/s at least half the first 5M's.
  */
@@ -50,6 +55,8 @@ const { values: flags } = parseArgs({
     json: { type: 'boolean' },
     seed: { type: 'string', default: '1' },
     every: { type: 'string', default: '5000000' },
+    'cpu-prof-at': { type: 'string' },
+    'cpu-prof-urls': { type: 'string', default: '500000' },
   },
 });
 const targetUrls = Number(flags.urls);
@@ -140,6 +147,11 @@ interface Stretch {
   dbBytes: number;
   dbGrowthBytes: number;
   writtenBytes: number;
+  /** With --expose-gc: the JS heap and the array buffers (typed arrays) live after a full GC at the stretch's end. */
+  heapBytes: number | null;
+  arrayBufferBytes: number | null;
+  /** Bytes of the in-memory structures: URL fingerprints, page facts, the scheduler's heaps, the policy's per-page state. */
+  structures: { urlIndex: number; pageFacts: number; queues: number; policy: number };
   load: number;
 }
 const every = Number(flags.every);
@@ -158,6 +170,10 @@ const stretchCheck = (final: boolean) => {
   const cpu = cpuSeconds();
   const db = dbFileBytes();
   const written = writeBytes();
+  // A full GC (outside the stretch's time) shows what is live, not what awaits collection.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const mem = gc ? process.memoryUsage() : null;
   const st: Stretch = {
     urls,
     seconds: Math.round((now - mark.t) / 100) / 10,
@@ -167,15 +183,44 @@ const stretchCheck = (final: boolean) => {
     dbBytes: db,
     dbGrowthBytes: db - mark.db,
     writtenBytes: written - mark.written,
+    heapBytes: mem ? mem.heapUsed : null,
+    arrayBufferBytes: mem ? mem.arrayBuffers : null,
+    structures: { ...store.memoryBytes(), queues: scheduler.memoryBytes, policy: policy.memoryBytes?.() ?? 0 },
     load: Math.round(loadavg()[0]! * 100) / 100,
   };
   stretches.push(st);
-  mark = { urls, t: now, cpu, db, written };
+  mark = { urls, t: performance.now(), cpu: cpuSeconds(), db, written };
   if (!flags.json) {
     process.stderr.write(
       `stretch to ${urls} URLs: ${st.urlsPerSecond} URLs/s over ${st.seconds} s (${st.cpuSeconds} CPU s), peak RSS ${mib(st.peakRssBytes)} MiB, ` +
-        `database ${mib(db)} MiB (+${mib(st.dbGrowthBytes)}), written ${mib(st.writtenBytes)} MiB, load ${st.load}\n`,
+        `database ${mib(db)} MiB (+${mib(st.dbGrowthBytes)}), written ${mib(st.writtenBytes)} MiB, load ${st.load}` +
+        (mem ? `; after a full GC: heap ${mib(mem.heapUsed)} MiB, array buffers ${mib(mem.arrayBuffers)} MiB` : '') +
+        `; URL index ${mib(st.structures.urlIndex)} MiB, page facts ${mib(st.structures.pageFacts)}, queues ${mib(st.structures.queues)}, policy ${mib(st.structures.policy)}` +
+        '\n',
     );
+  }
+};
+
+// ---- CPU profiles over windows of the run (--cpu-prof-at) --------------------------------
+const profileAt = (flags['cpu-prof-at'] ?? '').split(',').filter(Boolean).map(Number).sort((a, b) => a - b);
+const profileUrls = Number(flags['cpu-prof-urls']);
+let profiling: { session: Session; from: number } | null = null;
+const profileCheck = () => {
+  const urls = web.discovered;
+  if (profiling && urls >= profiling.from + profileUrls) {
+    const { session, from } = profiling;
+    profiling = null;
+    session.post('Profiler.stop', (err, res) => {
+      if (!err) writeFileSync(join(outDir, `frontier-at-${from}.cpuprofile`), JSON.stringify(res.profile));
+      session.disconnect();
+    });
+  }
+  if (!profiling && profileAt.length > 0 && urls >= profileAt[0]!) {
+    const from = profileAt.shift()!;
+    const session = new Session();
+    session.connect();
+    session.post('Profiler.enable', () => session.post('Profiler.start'));
+    profiling = { session, from };
   }
 };
 
@@ -223,11 +268,14 @@ outer: while (web.discovered < targetUrls) {
       scheduler.pageDone();
       targets.length = 0;
       rows.length = 0;
-      // As the page processor does: recently seen pages first, then discovery; links in multi-row INSERTs.
+      // As the page processor does: links found from the page's depth (or a shorter one found while it
+      // was queued), recently seen pages no deeper than that first, then discovery (which lowers the
+      // depth of a page found by a shorter path); links in multi-row INSERTs.
+      const depth = linkDepth(ctx, p.id, job.depth);
       for (const url of web.linksOf(job.url, linksPerPage, newShare)) {
         linksSeen++;
         const dst =
-          known.get(url) ?? discover(ctx, { url, depth: job.depth + 1, parentId: p.id, redirects: 0, anchor: null, nofollow: false }, known);
+          known.get(url, depth + 1) ?? discover(ctx, { url, depth: depth + 1, parentId: p.id, redirects: 0, anchor: null, nofollow: false }, known);
         if (dst === null) continue;
         rows.push({ dst, anchor: null, nofollow: false, kind: 'a' });
         targets.push(dst);
@@ -243,6 +291,7 @@ outer: while (web.discovered < targetUrls) {
       opsSinceCommit = 0;
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
       stretchCheck(false);
+      profileCheck();
       if (!flags.json && performance.now() - lastReport >= 10_000) {
         lastReport = performance.now();
         const s = (lastReport - t0) / 1000;
@@ -322,12 +371,20 @@ if (flags.json) {
       ...(stretches.length > 1
         ? [`  last stretch   ${last!.urlsPerSecond} URLs/s, ${(lastShare * 100).toFixed(0)}% of the first's ${first!.urlsPerSecond} (target >= 50%: ${ok(lastShare >= 0.5)})`]
         : []),
-      '  stretch         URLs/s   time s  CPU s  peak RSS MiB  database MiB  +MiB  written MiB  load',
+      '  stretch         URLs/s   time s  CPU s  peak RSS MiB  heap MiB  arrays MiB  database MiB  +MiB  written MiB  load',
       ...stretches.map(
         (st) =>
           `  to ${String(st.urls).padStart(10)} ${String(st.urlsPerSecond).padStart(7)} ${String(st.seconds).padStart(8)} ${String(st.cpuSeconds).padStart(6)} ` +
-          `${String(mib(st.peakRssBytes)).padStart(13)} ${String(mib(st.dbBytes)).padStart(13)} ${String(mib(st.dbGrowthBytes)).padStart(5)} ` +
+          `${String(mib(st.peakRssBytes)).padStart(13)} ${String(st.heapBytes === null ? '-' : mib(st.heapBytes)).padStart(9)} ` +
+          `${String(st.arrayBufferBytes === null ? '-' : mib(st.arrayBufferBytes)).padStart(11)} ` +
+          `${String(mib(st.dbBytes)).padStart(13)} ${String(mib(st.dbGrowthBytes)).padStart(5)} ` +
           `${String(mib(st.writtenBytes)).padStart(12)} ${st.load.toFixed(2).padStart(5)}`,
+      ),
+      '  memory (MiB)    URL index  page facts  queues  policy  (typed arrays at the stretch\'s end)',
+      ...stretches.map(
+        (st) =>
+          `  to ${String(st.urls).padStart(10)} ${String(mib(st.structures.urlIndex)).padStart(10)} ${String(mib(st.structures.pageFacts)).padStart(11)} ` +
+          `${String(mib(st.structures.queues)).padStart(7)} ${String(mib(st.structures.policy)).padStart(7)}`,
       ),
     ].join('\n') + '\n',
   );

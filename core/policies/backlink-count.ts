@@ -21,6 +21,10 @@ export class BacklinkCount implements Policy {
     return this.inLinks.get(page.id);
   }
 
+  memoryBytes(): number {
+    return this.pending.bytes + this.inLinks.bytes;
+  }
+
   onFetched(pageId: number, _site: unknown, targets: readonly number[]): void {
     this.pending.remove(pageId);
     for (const t of distinctTargets(pageId, targets)) {

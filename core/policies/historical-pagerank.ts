@@ -1,4 +1,5 @@
 import { schemeVariants } from '../url/page-identity.js';
+import { float64Pages, uint16Pages } from '../page-array.js';
 import { mulberry32 } from '../random.js';
 import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
@@ -18,13 +19,14 @@ export class HistoricalPageRank implements Policy {
   readonly name: string;
   private host: PolicyHost | null = null;
   private readonly pending = new PendingPages();
-  /** Value (priority) of every page ranked so far. */
-  private readonly value = new Map<number, number>();
-  /** Old PageRank of the pages the old crawl knew. */
-  private readonly old = new Map<number, number>();
-  private readonly fetched = new Set<number>();
-  /** New pages that already got their parent's share. */
-  private readonly given = new Set<number>();
+  /** Value (priority) of every page ranked so far, by page id (core/page-array.ts); NaN: not ranked. */
+  private readonly value = float64Pages(NaN);
+  /** Old PageRank of the pages the old crawl knew, by page id; NaN: a new page. */
+  private readonly old = float64Pages(NaN);
+  /** Pages of this crawl the old crawl knew. */
+  private matched = 0;
+  /** FETCHED and GIVEN (a new page that already got its parent's share), by page id. */
+  private readonly flags = uint16Pages();
   private readonly oldValues: Float64Array;
   private readonly random: () => number;
   private knownOld = 0;
@@ -46,19 +48,20 @@ export class HistoricalPageRank implements Policy {
   }
 
   historyMatched(): number {
-    return this.old.size;
+    return this.matched;
   }
 
   pagePriority(page: DiscoveredPage): number {
     this.pending.add(page.id, page.site);
     const known = this.value.get(page.id);
-    if (known !== undefined) return known;
+    if (!Number.isNaN(known)) return known;
     // The same page whatever its scheme: one that moved from http to https is still known.
     const [own, other] = schemeVariants(page.url);
     const old = this.history.get(own) ?? this.history.get(other);
     let v = 0;
     if (old !== undefined) {
       v = old;
+      if (Number.isNaN(this.old.get(page.id))) this.matched++;
       this.old.set(page.id, old);
       this.knownOld += old;
     } else if (this.rule === 'omniscient') {
@@ -71,17 +74,21 @@ export class HistoricalPageRank implements Policy {
   }
 
   onFetched(pageId: number, _site: SiteState, targets: readonly number[]): void {
-    if (this.fetched.has(pageId)) return;
-    this.fetched.add(pageId);
+    const flags = this.flags.get(pageId);
+    if ((flags & FETCHED) !== 0) return;
+    this.flags.set(pageId, flags | FETCHED);
     this.pending.remove(pageId);
-    this.fetchedOld += this.old.get(pageId) ?? 0;
+    const old = this.old.get(pageId);
+    this.fetchedOld += Number.isNaN(old) ? 0 : old;
     if (this.rule !== 'parent') return;
     const out = distinctTargets(pageId, targets);
-    const share = (this.value.get(pageId) ?? 0) / Math.max(1, out.length);
+    const value = this.value.get(pageId);
+    const share = (Number.isNaN(value) ? 0 : value) / Math.max(1, out.length);
     for (const t of out) {
       // A new page's first known parent (the one whose fetch discovered it) sets its value.
-      if (this.old.has(t) || this.given.has(t) || this.fetched.has(t) || !this.value.has(t)) continue;
-      this.given.add(t);
+      const f = this.flags.get(t);
+      if (!Number.isNaN(this.old.get(t)) || f !== 0 || Number.isNaN(this.value.get(t))) continue;
+      this.flags.set(t, f | GIVEN);
       this.value.set(t, share);
       const site = this.pending.siteOf(t);
       if (site) this.host?.setPagePriority(t, site, share);
@@ -93,3 +100,6 @@ export class HistoricalPageRank implements Policy {
     return this.knownOld > 0 ? Math.min(1, this.fetchedOld / this.knownOld) : null;
   }
 }
+
+const FETCHED = 1;
+const GIVEN = 2;

@@ -1,3 +1,4 @@
+import { int32Pages, uint32Pages } from '../page-array.js';
 import { csrFromEdges, type CsrGraph } from '../ranking/csr.js';
 import type { SiteState } from '../scheduler/site-state.js';
 
@@ -7,48 +8,54 @@ import type { SiteState } from '../scheduler/site-state.js';
  * stays listed; re-ranking it is a no-op in the scheduler.)
  *
  * Page ids are dense (1, 2, 3... in discovery order), so the site of each page is kept in a
- * typed array indexed by page id, not in a Map: 4 bytes per page instead of some 50, which
- * is most of a policy's memory in a crawl of millions of pending pages (bench/frontier).
+ * typed array indexed by page id (core/page-array.ts), not in a Map: 4 bytes per page instead
+ * of some 50, which is most of a policy's memory in a crawl of millions of pending pages
+ * (bench/frontier; 200 MB at 50 million pages).
  */
 export class PendingPages {
   /** page id -> its site's id + 1; 0: not pending. */
-  private siteOfPage = new Int32Array(1024);
+  private readonly siteOfPage = int32Pages();
   private readonly sites = new Map<number, SiteState>();
   private maxId = -1;
 
   add(id: number, site: SiteState): void {
-    if (id >= this.siteOfPage.length) this.siteOfPage = grow(this.siteOfPage, id + 1);
-    this.siteOfPage[id] = site.id + 1;
+    this.siteOfPage.set(id, site.id + 1);
     if (this.sites.get(site.id) !== site) this.sites.set(site.id, site);
     if (id > this.maxId) this.maxId = id;
   }
   remove(id: number): void {
-    if (id < this.siteOfPage.length) this.siteOfPage[id] = 0;
+    if (id < this.siteOfPage.end) this.siteOfPage.set(id, 0);
   }
   siteOf(id: number): SiteState | undefined {
-    const s = id < this.siteOfPage.length ? this.siteOfPage[id]! : 0;
+    const s = this.siteOfPage.get(id);
     return s === 0 ? undefined : this.sites.get(s - 1);
   }
   /** Every pending page with its site, by page id. */
   *entries(): IterableIterator<[number, SiteState]> {
     const a = this.siteOfPage;
     for (let id = 0; id <= this.maxId; id++) {
-      const s = a[id]!;
+      const s = a.get(id);
       if (s !== 0) yield [id, this.sites.get(s - 1)!];
     }
   }
+  /** Bytes held (for the benchmarks' accounting). */
+  get bytes(): number {
+    return this.siteOfPage.bytes;
+  }
 }
 
-/** A count per page id, in a typed array that grows with the largest id (ids are dense). */
+/** A count per page id (4 bytes a page, in chunks: core/page-array.ts). */
 export class PageCounts {
-  private counts = new Uint32Array(1024);
+  private readonly counts = uint32Pages();
   get(id: number): number {
-    return id < this.counts.length ? this.counts[id]! : 0;
+    return this.counts.get(id);
   }
   /** Adds one to the page's count and returns the new count. */
   increment(id: number): number {
-    if (id >= this.counts.length) this.counts = grow(this.counts, id + 1);
-    return ++this.counts[id]!;
+    return this.counts.add(id, 1);
+  }
+  get bytes(): number {
+    return this.counts.bytes;
   }
 }
 
@@ -85,9 +92,9 @@ export function distinctTargets(pageId: number, targets: readonly number[]): num
  * stable, so a rank vector of an earlier graph is a prefix of the next one's.
  */
 export class LinkGraph {
-  private readonly index = new Map<number, number>();
-  /** node -> page id */
-  readonly ids: number[] = [];
+  /** page id -> node; -1: none (by page id: a Map holds at most 2^24 entries, a crawl more). */
+  private readonly index = int32Pages(-1);
+  private n = 0;
   private fetchedFlag = new Uint8Array(1024);
   private outDeg = new Uint32Array(1024);
   private src = new Uint32Array(4096);
@@ -95,18 +102,18 @@ export class LinkGraph {
   private m = 0;
 
   get nodes(): number {
-    return this.ids.length;
+    return this.n;
   }
   nodeOf(id: number): number | undefined {
-    return this.index.get(id);
+    const v = this.index.get(id);
+    return v < 0 ? undefined : v;
   }
   /** The node of a page, added if new. */
   node(id: number): number {
     let v = this.index.get(id);
-    if (v === undefined) {
-      v = this.ids.length;
+    if (v < 0) {
+      v = this.n++;
       this.index.set(id, v);
-      this.ids.push(id);
       if (v >= this.fetchedFlag.length) {
         this.fetchedFlag = grow(this.fetchedFlag, v + 1);
         this.outDeg = grow(this.outDeg, v + 1);
@@ -116,14 +123,14 @@ export class LinkGraph {
   }
   isFetched(id: number): boolean {
     const v = this.index.get(id);
-    return v !== undefined && this.fetchedFlag[v] === 1;
+    return v >= 0 && this.fetchedFlag[v] === 1;
   }
   isFetchedNode(v: number): boolean {
     return this.fetchedFlag[v] === 1;
   }
   outDegree(id: number): number {
     const v = this.index.get(id);
-    return v === undefined ? 0 : this.outDeg[v]!;
+    return v < 0 ? 0 : this.outDeg[v]!;
   }
   /** Records a fetched page and its links; returns its distinct targets ([] if already recorded). */
   addFetched(id: number, targets: readonly number[]): number[] {
@@ -148,9 +155,10 @@ export class LinkGraph {
   }
 }
 
+/** Grows by half: the edge arrays of a crawl of 100 million links doubled would hold up to 800 MB unused. */
 function grow<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, need: number): T {
   let size = a.length;
-  while (size < need) size *= 2;
+  while (size < need) size = Math.ceil(size * 1.5);
   const b = new (a.constructor as new (n: number) => T)(size);
   b.set(a);
   return b;

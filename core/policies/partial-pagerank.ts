@@ -1,3 +1,4 @@
+import { float64Pages } from '../page-array.js';
 import { BatchPageRank } from './batch-pagerank.js';
 
 /**
@@ -8,10 +9,11 @@ import { BatchPageRank } from './batch-pagerank.js';
  */
 export class PartialPageRank extends BatchPageRank {
   override readonly name = 'partial-pagerank';
-  private readonly partial = new Map<number, number>();
+  /** By page id (core/page-array.ts): 0 until a parent gives its share. */
+  private readonly partial = float64Pages();
 
   override valueOf(id: number): number {
-    return this.rankOf(id) ?? this.partial.get(id) ?? 0;
+    return this.rankOf(id) ?? this.partial.get(id);
   }
 
   protected override afterFetch(pageId: number, targets: readonly number[]): void {
@@ -19,8 +21,7 @@ export class PartialPageRank extends BatchPageRank {
     const share = this.valueOf(pageId) / targets.length;
     for (const t of targets) {
       if (this.rankOf(t) !== undefined) continue;
-      const value = (this.partial.get(t) ?? 0) + share;
-      this.partial.set(t, value);
+      const value = this.partial.add(t, share);
       const site = this.pending.siteOf(t);
       if (site) this.host?.setPagePriority(t, site, value);
     }

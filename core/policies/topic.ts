@@ -1,3 +1,4 @@
+import { int32Pages } from '../page-array.js';
 import type { DiscoveredPage, Policy, PolicyHost } from '../scheduler/policy.js';
 import type { SiteState } from '../scheduler/site-state.js';
 import { distinctTargets, PendingPages } from './link-graph.js';
@@ -19,8 +20,8 @@ export class Topic implements Policy {
   private host: PolicyHost | null = null;
   private readonly word: string;
   private readonly pending = new PendingPages();
-  /** Links from the nearest page that matches the word (hot pages only). */
-  private readonly distance = new Map<number, number>();
+  /** Links from the nearest page that matches the word, by page id; -1: not hot. */
+  private readonly distance = int32Pages(-1);
 
   constructor(word: string) {
     this.word = word.toLowerCase();
@@ -40,27 +41,27 @@ export class Topic implements Policy {
     if (this.matches(page.url, page.anchor)) d = 0;
     else if (page.parentId !== null) {
       const pd = this.distance.get(page.parentId);
-      if (pd !== undefined && pd < HOT_RADIUS && (d === undefined || pd + 1 < d)) d = pd + 1;
+      if (pd >= 0 && pd < HOT_RADIUS && (d < 0 || pd + 1 < d)) d = pd + 1;
     }
-    if (d !== undefined) this.distance.set(page.id, d);
-    return d === undefined ? 0 : HOT;
+    if (d >= 0) this.distance.set(page.id, d);
+    return d < 0 ? 0 : HOT;
   }
 
   /** A hot page's links bring already known pages within the radius too. */
   onFetched(pageId: number, _site: SiteState, targets: readonly number[]): void {
     this.pending.remove(pageId);
     const d = this.distance.get(pageId);
-    if (d === undefined || d >= HOT_RADIUS) return;
+    if (d < 0 || d >= HOT_RADIUS) return;
     for (const t of distinctTargets(pageId, targets)) {
       const before = this.distance.get(t);
-      if (before !== undefined && before <= d + 1) continue;
+      if (before >= 0 && before <= d + 1) continue;
       this.distance.set(t, d + 1);
       const site = this.pending.siteOf(t);
-      if (before === undefined && site) this.host?.setPagePriority(t, site, HOT);
+      if (before < 0 && site) this.host?.setPagePriority(t, site, HOT);
     }
   }
 
   isHot(id: number): boolean {
-    return this.distance.has(id);
+    return this.distance.get(id) >= 0;
   }
 }

@@ -1,25 +1,55 @@
+import { int32Pages, type PageArray } from '../page-array.js';
+
+/** Where each id sits in a heap: the heap's own table, or one shared by the heaps of one scheduler. */
+type Positions = IntMap | PageArray<Int32Array>;
+
+const NO_IDS = new Int32Array(0);
+/** The positions of a heap that has held nothing yet (never written: a heap takes its own table first). */
+const NO_POSITIONS = int32Pages(-1);
+const NO_PRIORITIES = new Float64Array(0);
+
 /**
  * A binary max-heap of integer ids whose priorities can change. Order: higher priority
  * first, then lower tie key, then lower id, so that equal priorities fall back to
  * discovery order (page ids grow as pages are discovered) and runs are reproducible.
  *
  * Every pending page of a crawl sits in one of these (its site's queue), so memory per
- * entry matters: a national crawl holds millions. Entries live in typed arrays and the
- * id -> slot index is an open-addressing table of two Int32Arrays; about 40 bytes per entry
- * instead of ~100 with JS arrays and a Map (bench/frontier).
+ * entry matters: a national crawl holds tens of millions (bench/frontier: 40 million pending
+ * pages at 50 million URLs). Entries live in typed arrays grown by half: an id (4 bytes) and
+ * a priority (8); the tie key (8 more) only in a heap given one that differs from the id (the
+ * scheduler's heap of sites), and nothing at all in an empty heap. The id -> slot index is
+ * either the heap's own open-addressing table or, for the page queues of one scheduler, one
+ * array by page id that all its site queues share (usePositions): a page is in one site's
+ * queue at a time, and a heap checks that the slot it is told holds the id. So 12 to 18 bytes
+ * per pending page plus 4 per known page, where separate typed arrays doubling and a table per
+ * heap took 36 to 72.
  */
 export class IndexedHeap {
   private n = 0;
-  private ids = new Int32Array(4);
-  private prio = new Float64Array(4);
-  private tie = new Float64Array(4);
-  private readonly pos = new IntMap();
+  private ids = NO_IDS;
+  private prio = NO_PRIORITIES;
+  /** null while every tie key is the id itself. */
+  private tie: Float64Array | null = null;
+  private pos: Positions = NO_POSITIONS;
 
   get size(): number {
     return this.n;
   }
+  /** Bytes held (for the benchmarks' accounting; shared positions not counted). */
+  get bytes(): number {
+    return this.ids.byteLength + this.prio.byteLength + (this.tie?.byteLength ?? 0) + (this.pos instanceof IntMap ? this.pos.bytes : 0);
+  }
+  /**
+   * Keeps positions in `shared` (by id, -1: none), shared with other heaps whose ids never
+   * overlap this one's (the page queues of one scheduler); what this heap held moves there.
+   */
+  usePositions(shared: PageArray<Int32Array>): void {
+    if (this.pos === shared) return;
+    for (let i = 0; i < this.n; i++) shared.set(this.ids[i]!, i);
+    this.pos = shared;
+  }
   has(id: number): boolean {
-    return this.pos.get(id) >= 0;
+    return this.slotOf(id) >= 0;
   }
   peek(): number | undefined {
     return this.n > 0 ? this.ids[0] : undefined;
@@ -28,23 +58,25 @@ export class IndexedHeap {
     return this.n > 0 ? this.prio[0] : undefined;
   }
   priorityOf(id: number): number | undefined {
-    const i = this.pos.get(id);
+    const i = this.slotOf(id);
     return i < 0 ? undefined : this.prio[i];
   }
   /** Inserts, or updates the priority of an id already present. */
   set(id: number, priority: number, tie = id): void {
-    const i = this.pos.get(id);
+    if (tie !== id && this.tie === null) this.keepTies();
+    const i = this.slotOf(id);
     if (i < 0) {
       if (this.n === this.ids.length) this.grow();
       const k = this.n++;
       this.ids[k] = id;
       this.prio[k] = priority;
-      this.tie[k] = tie;
+      if (this.tie !== null) this.tie[k] = tie;
+      if (this.pos === NO_POSITIONS) this.pos = new IntMap();
       this.pos.set(id, k);
       this.up(k);
     } else {
       this.prio[i] = priority;
-      this.tie[i] = tie;
+      if (this.tie !== null) this.tie[i] = tie;
       this.down(this.up(i));
     }
   }
@@ -55,7 +87,7 @@ export class IndexedHeap {
     return top;
   }
   delete(id: number): boolean {
-    const i = this.pos.get(id);
+    const i = this.slotOf(id);
     if (i < 0) return false;
     this.removeAt(i);
     return true;
@@ -89,16 +121,30 @@ export class IndexedHeap {
     for (let i = 0; i < this.n; i++) yield [this.ids[i]!, this.prio[i]!];
   }
 
+  /** The slot holding `id`, or -1 (a shared position may be another heap's: the slot must hold the id). */
+  private slotOf(id: number): number {
+    const i = this.pos.get(id);
+    return i >= 0 && i < this.n && this.ids[i] === id ? i : -1;
+  }
+  /** Grows by half: a site's queue of 25,000 pages doubled would hold up to twice that. */
   private grow(): void {
-    const cap = this.ids.length * 2;
+    const cap = Math.max(4, Math.ceil(this.ids.length * 1.5));
     const ids = new Int32Array(cap);
     const prio = new Float64Array(cap);
-    const tie = new Float64Array(cap);
     ids.set(this.ids);
     prio.set(this.prio);
-    tie.set(this.tie);
     this.ids = ids;
     this.prio = prio;
+    if (this.tie !== null) {
+      const tie = new Float64Array(cap);
+      tie.set(this.tie);
+      this.tie = tie;
+    }
+  }
+  /** From now on a tie key is kept per entry; until now each was the id. */
+  private keepTies(): void {
+    const tie = new Float64Array(this.ids.length);
+    for (let i = 0; i < this.n; i++) tie[i] = this.ids[i]!;
     this.tie = tie;
   }
   private removeAt(i: number): void {
@@ -107,24 +153,27 @@ export class IndexedHeap {
     if (i !== last) {
       this.ids[i] = this.ids[last]!;
       this.prio[i] = this.prio[last]!;
-      this.tie[i] = this.tie[last]!;
+      if (this.tie !== null) this.tie[i] = this.tie[last]!;
       this.pos.set(this.ids[i]!, i);
       this.down(this.up(i));
     }
     if (this.n === 0 && this.ids.length > 64) {
       // A drained site keeps nothing big.
-      this.ids = new Int32Array(4);
-      this.prio = new Float64Array(4);
-      this.tie = new Float64Array(4);
+      this.ids = NO_IDS;
+      this.prio = NO_PRIORITIES;
+      if (this.tie !== null) this.tie = new Float64Array(0);
     }
   }
   private before(a: number, b: number): boolean {
     const pa = this.prio[a]!;
     const pb = this.prio[b]!;
     if (pa !== pb) return pa > pb;
-    const ta = this.tie[a]!;
-    const tb = this.tie[b]!;
-    if (ta !== tb) return ta < tb;
+    const tie = this.tie;
+    if (tie !== null) {
+      const ta = tie[a]!;
+      const tb = tie[b]!;
+      if (ta !== tb) return ta < tb;
+    }
     return this.ids[a]! < this.ids[b]!;
   }
   private swap(a: number, b: number): void {
@@ -135,9 +184,11 @@ export class IndexedHeap {
     const p = prio[a]!;
     prio[a] = prio[b]!;
     prio[b] = p;
-    const t = tie[a]!;
-    tie[a] = tie[b]!;
-    tie[b] = t;
+    if (tie !== null) {
+      const t = tie[a]!;
+      tie[a] = tie[b]!;
+      tie[b] = t;
+    }
     this.pos.set(ids[a]!, a);
     this.pos.set(ids[b]!, b);
   }
@@ -175,6 +226,10 @@ class IntMap {
   private vals = new Int32Array(8);
   private bits = 3;
   private count = 0;
+
+  get bytes(): number {
+    return this.keys.byteLength + this.vals.byteLength;
+  }
 
   get(key: number): number {
     const { keys } = this;

@@ -55,4 +55,6 @@ export interface Policy {
   estimate?(): number | null;
   /** Policies guided by an earlier crawl: how many of this crawl's known pages it knew. */
   historyMatched?(): number | undefined;
+  /** Bytes of per-page state it holds in typed arrays (bench/frontier's accounting). */
+  memoryBytes?(): number;
 }

@@ -1,3 +1,4 @@
+import { int32Pages } from '../page-array.js';
 import type { Clock } from './clock.js';
 import { IndexedHeap } from './indexed-heap.js';
 import type { SiteState } from './site-state.js';
@@ -56,9 +57,16 @@ export class Scheduler implements PolicyHost {
   private inFlight = 0;
   private queued = 0;
   private withPending = 0;
+  /**
+   * Where each pending page sits in its heap (its site's queue, or the backlog), by page id:
+   * one array for all of them (indexed-heap.ts), as a page waits in one heap at a time.
+   */
+  private readonly pagePositions = int32Pages(-1);
   /** Batch mode: discovered pages wait here until a batch admits them. */
   private readonly backlog = new IndexedHeap();
-  private readonly backlogSite = new Map<number, SiteState>();
+  /** Batch mode: the site of each page in the backlog (its id + 1, by page id), and those sites by id. */
+  private readonly backlogSiteOf = int32Pages();
+  private readonly backlogSites = new Map<number, SiteState>();
   private sinceBatch = 0;
   /** Priorities of pages out in a session, kept current so a returned page keeps its rank. */
   private readonly outPriority = new Map<number, number>();
@@ -73,6 +81,7 @@ export class Scheduler implements PolicyHost {
     this.waitFor = opts.waitFor ?? null;
     this.batch = opts.batch ?? null;
     this.onAdmit = opts.onAdmit ?? null;
+    this.backlog.usePositions(this.pagePositions);
     this.policy.attach?.(this);
   }
 
@@ -93,7 +102,8 @@ export class Scheduler implements PolicyHost {
     if (site.status === 'parked') return;
     if (this.batch !== null && !site.queue.has(pageId)) {
       this.backlog.set(pageId, priority);
-      this.backlogSite.set(pageId, site);
+      this.backlogSiteOf.set(pageId, site.id + 1);
+      this.backlogSites.set(site.id, site);
       this.admitIfLow();
       return;
     }
@@ -117,6 +127,7 @@ export class Scheduler implements PolicyHost {
   }
 
   private pushToSite(site: SiteState, pageId: number, priority: number): void {
+    site.queue.usePositions(this.pagePositions);
     const had = site.queue.size;
     site.queue.set(pageId, priority);
     if (site.queue.size === had) return this.refreshSite(site);
@@ -226,11 +237,14 @@ export class Scheduler implements PolicyHost {
       this.withPending--;
     }
     for (let id = site.queue.pop(); id !== undefined; id = site.queue.pop()) pending.push(id);
-    for (const [pageId, s] of this.backlogSite) {
-      if (s !== site) continue;
-      this.backlog.delete(pageId);
-      this.backlogSite.delete(pageId);
-      pending.push(pageId);
+    if (this.backlogSites.get(site.id) === site) {
+      const waiting: number[] = [];
+      for (const [pageId] of this.backlog.entries()) if (this.backlogSiteOf.get(pageId) === site.id + 1) waiting.push(pageId);
+      for (const pageId of waiting.sort((a, b) => a - b)) {
+        this.backlog.delete(pageId);
+        this.backlogSiteOf.delete(pageId);
+        pending.push(pageId);
+      }
     }
     if (site.status === 'ready') this.ready.delete(site.id);
     if (site.status === 'snoozed') this.snoozed.delete(site.id);
@@ -247,8 +261,8 @@ export class Scheduler implements PolicyHost {
     for (let i = 0; i < this.batch && this.backlog.size > 0; i++) {
       const priority = this.backlog.peekPriority()!;
       const pageId = this.backlog.pop()!;
-      const site = this.backlogSite.get(pageId)!;
-      this.backlogSite.delete(pageId);
+      const site = this.backlogSites.get(this.backlogSiteOf.get(pageId) - 1)!;
+      this.backlogSiteOf.delete(pageId);
       this.pushToSite(site, pageId, priority);
       this.onAdmit?.(pageId, site, this.batchesFormed);
     }
@@ -269,6 +283,12 @@ export class Scheduler implements PolicyHost {
   }
   get sitesWithPending(): number {
     return this.withPending;
+  }
+  /** Bytes its heaps hold: the site queues, the positions of their pages, the backlog (bench/frontier's accounting). */
+  get memoryBytes(): number {
+    let n = this.pagePositions.bytes + this.backlog.bytes + this.backlogSiteOf.bytes + this.ready.bytes + this.snoozed.bytes;
+    for (const site of this.byId.values()) n += site.queue.bytes;
+    return n;
   }
   /** Nothing pending and nothing in flight: the crawl is complete. */
   get drained(): boolean {

@@ -321,6 +321,10 @@ export class CrawlStore {
   notePendingLinks(src: number, links: readonly NewLink[]): void {
     if (this.behind && links.length > 0) this.pendingLinks.set(src, links, this.writes.batch);
   }
+  /** Bytes the URL-seen test holds in memory: the fingerprints and the page facts (bench/frontier's accounting). */
+  memoryBytes(): { urlIndex: number; pageFacts: number } {
+    return { urlIndex: this.urls?.bytes ?? 0, pageFacts: this.facts.bytes };
+  }
   private urlIndex(): UrlIndex {
     if (this.urls) return this.urls;
     const count = (this.db.prepare('SELECT count(*) FROM pages').pluck().get() as number) ?? 0;

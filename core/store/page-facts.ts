@@ -1,3 +1,4 @@
+import { uint16Pages } from '../page-array.js';
 import type { PageStatus } from './crawl-state.js';
 
 /**
@@ -5,7 +6,7 @@ import type { PageStatus } from './crawl-state.js';
  * URL costs no read of its row (bench/frontier: confirming each fingerprint hit by reading the
  * row by id took a tenth of the crawl's time at 2M URLs, a random read per link that grows
  * with the file): its status, whether it has an error code, and its depth, packed in 16 bits
- * (2 bytes per page; 50 million pages: 100 MB).
+ * (2 bytes per page, in chunks: 50 million pages, 100 MB).
  *
  * A page whose facts say "ask the row" (skipped, carrying an error code, deeper than 4,094, or
  * never told) is read as before; so are the rare pages whose error code or exact URL a caller
@@ -14,11 +15,15 @@ import type { PageStatus } from './crawl-state.js';
  * drops them with the URL index, both rebuilt from the file when next asked.
  */
 export class PageFacts {
-  private facts = new Uint16Array(1024);
+  private readonly facts = uint16Pages();
 
   /** The packed facts of a page; 0: unknown (read the row). */
   get(id: number): number {
-    return id < this.facts.length ? this.facts[id]! : 0;
+    return this.facts.get(id);
+  }
+  /** Bytes held (for the benchmarks' accounting). */
+  get bytes(): number {
+    return this.facts.bytes;
   }
 
   set(id: number, status: PageStatus, hasError: boolean, depth: number): void {
@@ -39,8 +44,7 @@ export class PageFacts {
   }
 
   private put(id: number, value: number): void {
-    if (id >= this.facts.length) this.facts = grown(this.facts, id + 1);
-    this.facts[id] = value;
+    this.facts.set(id, value);
   }
 }
 
@@ -64,13 +68,4 @@ export function plainPage(v: number): { status: PageStatus; depth: number } | un
   if (code === 0 || (v & ERROR_BIT) !== 0 || (v & DEPTH_MASK) === DEPTH_UNKNOWN) return undefined;
   const status = STATUSES[code - 1]!;
   return status === 'skipped' ? undefined : { status, depth: v & DEPTH_MASK };
-}
-
-/** Grows by half (not doubling): at 50 million pages a doubled array wastes what it holds. */
-function grown<T extends Uint16Array>(a: T, need: number): T {
-  let size = a.length;
-  while (size < need) size = Math.ceil(size * 1.5);
-  const b = new (a.constructor as new (n: number) => T)(size);
-  b.set(a);
-  return b;
 }

@@ -1,13 +1,17 @@
 /**
  * The URL-seen test of discovery, in memory: a 64-bit fingerprint of every known URL mapped
- * to its page id, in an open-addressing table held in one Uint32Array of [hi, lo, id]
- * triples (12 bytes a slot, so a probe touches one cache line, not three arrays). The table
- * is any size, not a power of two (a slot is the fingerprint scaled to the table, as in
- * Lemire's fastrange), kept between half and three quarters full: it grows by half when full,
- * so 16 to 24 bytes per URL (50 million URLs: 0.8 to 1.2 GB, where doubling power-of-two
- * tables would take 1.6 GB, and 2.4 GB while growing). Most discovered URLs of a large crawl
- * are answered here without touching SQLite: a new URL is never looked up in the pages
- * table (Mercator and Heritrix keep URL fingerprints for the same reason).
+ * to its page id, in open-addressing tables held in Uint32Arrays of [hi, lo, id] triples
+ * (12 bytes a slot, so a probe touches one cache line, not three arrays). A table is any size,
+ * not a power of two (a slot is the fingerprint scaled to the table, as in Lemire's
+ * fastrange), kept between half and three quarters full: it grows by half when full, so 16 to
+ * 24 bytes per URL (50 million URLs: 0.8 to 1.2 GB, where doubling power-of-two tables would
+ * take 1.6 GB). The index is 256 such tables, chosen by the fingerprint's top byte, each grown
+ * on its own: a growth copies 1/256 of the index, where one table grown by half held its old
+ * slots beside the new ones (at 50 million URLs, 0.8 GB beside 1.2 GB), and the tables,
+ * filling at different times, hold about 19 bytes per URL on average at every size. Most
+ * discovered URLs of a large crawl are answered here without touching SQLite: a new URL is
+ * never looked up in the pages table (Mercator and Heritrix keep URL fingerprints for the
+ * same reason).
  *
  * It answers "candidates": the caller decides whether a candidate with the same fingerprint
  * is the same URL (the store trusts the fingerprint where its page facts let it answer from
@@ -15,22 +19,28 @@
  * ids of a rolled-back batch are dropped with dropFrom.
  */
 export class UrlIndex {
-  /** [hi, lo, id] per slot; id 0: empty. */
-  private table: Uint32Array;
-  private slots: number;
+  /** Per shard: [hi, lo, id] per slot; id 0: empty. */
+  private readonly tables: Uint32Array[] = [];
+  private readonly slots = new Int32Array(SHARDS);
+  private readonly counts = new Int32Array(SHARDS);
   private count = 0;
 
   constructor(capacity = 1 << 16) {
-    this.slots = Math.max(1024, Math.ceil(capacity));
-    this.table = new Uint32Array(this.slots * 3);
+    const perShard = Math.max(MIN_SLOTS, Math.ceil(capacity / SHARDS));
+    for (let s = 0; s < SHARDS; s++) {
+      this.slots[s] = perShard;
+      this.tables.push(new Uint32Array(perShard * 3));
+    }
   }
 
   get size(): number {
     return this.count;
   }
-  /** Bytes the table holds (for the benchmarks' accounting). */
+  /** Bytes the tables hold (for the benchmarks' accounting). */
   get bytes(): number {
-    return this.table.byteLength;
+    let n = 0;
+    for (const t of this.tables) n += t.byteLength;
+    return n;
   }
 
   /** Records that page `id` (> 0) has this URL, beside any candidate with its fingerprint. */
@@ -44,19 +54,22 @@ export class UrlIndex {
    * Returns false, recording nothing, when the URL is taken.
    */
   addNew(url: string, id: number, isSame: (other: number) => boolean): boolean {
-    if ((this.count + 1) * 4 > this.slots * 3) this.resize(Math.ceil(this.slots * 1.5));
     fingerprint(url);
     const h = fpHi;
     const l = fpLo;
-    const t = this.table;
-    const end = this.slots * 3;
-    let i = slotOf(l, this.slots) * 3;
+    const s = h >>> SHARD_SHIFT;
+    if ((this.counts[s]! + 1) * 4 > this.slots[s]! * 3) this.resize(s, Math.ceil(this.slots[s]! * 1.5));
+    const t = this.tables[s]!;
+    const slots = this.slots[s]!;
+    const end = slots * 3;
+    let i = slotOf(l, slots) * 3;
     for (; t[i + 2] !== 0; i = i + 3 === end ? 0 : i + 3) {
       if (t[i + 1] === l && t[i] === h && isSame(t[i + 2]!)) return false;
     }
     t[i] = h;
     t[i + 1] = l;
     t[i + 2] = id;
+    this.counts[s]!++;
     this.count++;
     return true;
   }
@@ -69,9 +82,11 @@ export class UrlIndex {
     fingerprint(url);
     const h = fpHi;
     const l = fpLo;
-    const t = this.table;
-    const end = this.slots * 3;
-    for (let i = slotOf(l, this.slots) * 3; ; i = i + 3 === end ? 0 : i + 3) {
+    const s = h >>> SHARD_SHIFT;
+    const t = this.tables[s]!;
+    const slots = this.slots[s]!;
+    const end = slots * 3;
+    for (let i = slotOf(l, slots) * 3; ; i = i + 3 === end ? 0 : i + 3) {
       const id = t[i + 2]!;
       if (id === 0) return undefined;
       if (t[i + 1] === l && t[i] === h) {
@@ -83,36 +98,48 @@ export class UrlIndex {
 
   /** Forgets every page with an id of `firstId` or more (a batch that was rolled back). */
   dropFrom(firstId: number): void {
-    const old = this.table;
-    this.table = new Uint32Array(this.slots * 3);
-    this.count = 0;
-    for (let i = 0; i < old.length; i += 3) {
-      const id = old[i + 2]!;
-      if (id !== 0 && id < firstId) this.put(old[i]!, old[i + 1]!, id);
+    for (let s = 0; s < SHARDS; s++) {
+      const old = this.tables[s]!;
+      this.tables[s] = new Uint32Array(old.length);
+      this.count -= this.counts[s]!;
+      this.counts[s] = 0;
+      for (let i = 0; i < old.length; i += 3) {
+        const id = old[i + 2]!;
+        if (id !== 0 && id < firstId) this.put(s, old[i]!, old[i + 1]!, id);
+      }
     }
   }
 
-  private put(h: number, l: number, id: number): void {
-    const t = this.table;
-    const end = this.slots * 3;
-    let i = slotOf(l, this.slots) * 3;
+  private put(s: number, h: number, l: number, id: number): void {
+    const t = this.tables[s]!;
+    const slots = this.slots[s]!;
+    const end = slots * 3;
+    let i = slotOf(l, slots) * 3;
     while (t[i + 2] !== 0) i = i + 3 === end ? 0 : i + 3;
     t[i] = h;
     t[i + 1] = l;
     t[i + 2] = id;
+    this.counts[s]!++;
     this.count++;
   }
 
-  private resize(slots: number): void {
-    const old = this.table;
-    this.slots = slots;
-    this.table = new Uint32Array(slots * 3);
-    this.count = 0;
-    for (let i = 0; i < old.length; i += 3) if (old[i + 2] !== 0) this.put(old[i]!, old[i + 1]!, old[i + 2]!);
+  private resize(s: number, slots: number): void {
+    const old = this.tables[s]!;
+    this.slots[s] = slots;
+    this.tables[s] = new Uint32Array(slots * 3);
+    this.count -= this.counts[s]!;
+    this.counts[s] = 0;
+    for (let i = 0; i < old.length; i += 3) if (old[i + 2] !== 0) this.put(s, old[i]!, old[i + 1]!, old[i + 2]!);
   }
 }
 
-/** The fingerprint's low half scaled to [0, slots): multiply-shift, exact enough in a double (slots < 2^28). */
+/** Tables, chosen by the fingerprint's top byte. */
+const SHARD_SHIFT = 24;
+const SHARDS = 1 << (32 - SHARD_SHIFT);
+/** A table's smallest size: a small crawl's index is 256 x 16 slots (48 KiB). */
+const MIN_SLOTS = 16;
+
+/** The fingerprint's low half scaled to [0, slots): multiply-shift, exact enough in a double (slots < 2^28 a table). */
 function slotOf(lo: number, slots: number): number {
   return Math.floor(lo * slots * 2.3283064365386963e-10);
 }

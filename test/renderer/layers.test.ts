@@ -9,6 +9,7 @@
  *   layer  module     may import within its layer
  *   0      errors     -
  *   0      random     -          seeded generators and hashes: the one mulberry32
+ *   0      page-array -          a number per page id, in chunks (store, scheduler, policies)
  *   0      config     errors
  *   0      url        errors
  *   1      store      -
@@ -56,6 +57,7 @@ import { describe, expect, it } from 'vitest';
 const LAYERS: Record<string, [number, string[]]> = {
   errors: [0, []],
   random: [0, []],
+  'page-array': [0, []],
   config: [0, ['errors']],
   url: [0, ['errors']],
   store: [1, []],
@@ -271,7 +273,7 @@ describe('core layers', () => {
     const sources = new Map(Object.entries(LAYERS).map(([m, [, within]]) => [`core/${m}.ts`, within.map((w) => `import './${w}.js';`).join('\n')]));
     expect(importCycles(importGraph(sources))).toEqual([]);
     const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
-    const rows = [...doc.matchAll(/^\|\s*(\d+)\s*\|\s*(\w+)\s*\|([^|]*)\|/gm)].map((m) => [m[2], [Number(m[1]), m[3]!.split(/[,\s]+/).filter((w) => /^\w+$/.test(w))]]);
+    const rows = [...doc.matchAll(/^\|\s*(\d+)\s*\|\s*([\w-]+)\s*\|([^|]*)\|/gm)].map((m) => [m[2], [Number(m[1]), m[3]!.split(/[,\s]+/).filter((w) => /^\w+$/.test(w))]]);
     expect(Object.fromEntries(rows)).toEqual(LAYERS);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BreadthFirst } from '../../core/policies/breadth-first.js';
+import { int32Pages } from '../../core/page-array.js';
 import { IndexedHeap } from '../../core/scheduler/indexed-heap.js';
 import { Scheduler } from '../../core/scheduler/scheduler.js';
 import { SiteState } from '../../core/scheduler/site-state.js';
@@ -43,6 +44,45 @@ describe('IndexedHeap', () => {
     const out: number[] = [];
     for (let id = h.pop(); id !== undefined; id = h.pop()) out.push(id);
     expect(out).toEqual(expected);
+  });
+  it('heaps sharing one position array (a scheduler\'s site queues) each keep their own ids and order', () => {
+    const shared = int32Pages(-1);
+    const heaps = [new IndexedHeap(), new IndexedHeap(), new IndexedHeap()];
+    const refs = heaps.map(() => new Map<number, number>());
+    heaps[0]!.set(2, 5); // before sharing: moves into the shared array
+    refs[0]!.set(2, 5);
+    for (const h of heaps) h.usePositions(shared);
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 6000; i++) {
+      const id = 1 + Math.floor(rnd() * 600);
+      const k = id % 3; // an id belongs to one heap, as a page to one site
+      if (rnd() < 0.25) {
+        expect(heaps[k]!.delete(id)).toBe(refs[k]!.delete(id));
+      } else {
+        const p = Math.floor(rnd() * 20);
+        heaps[k]!.set(id, p);
+        refs[k]!.set(id, p);
+      }
+      expect(heaps[(k + 1) % 3]!.has(id)).toBe(false);
+    }
+    heaps.forEach((h, k) => {
+      expect(h.size).toBe(refs[k]!.size);
+      const expected = [...refs[k]!.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+      const out: number[] = [];
+      for (let id = h.pop(); id !== undefined; id = h.pop()) out.push(id);
+      expect(out).toEqual(expected);
+    });
+  });
+  it('orders equal priorities by tie key, then id, once a tie key differs from the id', () => {
+    const h = new IndexedHeap();
+    h.set(1, 3);
+    h.set(2, 3);
+    h.set(3, 3, 0); // tie 0 beats the ids 1 and 2 taken as their own ties
+    h.set(4, 3, 2); // tie 2 equals page 2's: the lower id, 2, first
+    const out: number[] = [];
+    for (let id = h.pop(); id !== undefined; id = h.pop()) out.push(id);
+    expect(out).toEqual([3, 1, 2, 4]);
   });
 });
 
