@@ -10,6 +10,7 @@ export const MEASURE_OPTIONS = {
   measure: { type: 'string' },
   'hot-threshold': { type: 'string' },
   query: { type: 'string' },
+  'hot-backlinks': { type: 'string' },
   damping: { type: 'string' },
   scale: { type: 'string' },
   location: { type: 'string' },
@@ -26,6 +27,8 @@ export const MEASURE_USAGE = `  --measure M      the importance the order is mea
                    similarity the topic rule: a query word in the title or more than ten
                    times in the body; else the value at the top 10%)
   --query WORDS    the query of --measure similarity
+  --hot-backlinks N  with --measure similarity: a page hot by the topic rule is hot only with
+                   N or more backlinks (Cho et al.'s Graph 7: N = 5)
   --damping D      damping of ir (default 0.9) or pagerank (default 0.85)
   --scale n|1      ir's values sum to N (default, as Cho et al.) or to 1
   --location K     slashes (default: fewer is better) | com (.com hosts) | home ("home" in the URL)
@@ -48,6 +51,7 @@ export function measureFlags(flags: MeasureFlags & { threshold?: string }): Meas
     measure,
     threshold,
     query: flags.query,
+    hotBacklinks: intFlag(flags, 'hot-backlinks', 0),
     damping: rangeFlag(flags, 'damping', (x) => x >= 0 && x <= 1, 'a number in [0, 1]'),
     scale: choiceFlag(flags, 'scale', ['n', '1']),
     location: choiceFlag(flags, 'location', ['slashes', 'com', 'home']),
@@ -70,7 +74,7 @@ export function measureName(name: MeasureInfo['name']): string {
 }
 
 export function measureLine(m: MeasureInfo): string {
-  const hot = m.hot === 'topic' ? '; hot: a query word in the title or more than ten times in the body' : '';
+  const hot = m.hot === 'topic' ? `; hot: a query word in the title or more than ten times in the body${m.hotBacklinks ? `, and ${m.hotBacklinks} or more backlinks` : ''}` : '';
   return `${m.name}: ${m.scale}${m.damping !== null ? `, d = ${m.damping}` : ''}${m.query !== null ? `; query "${m.query}"` : ''}${hot}`;
 }
 

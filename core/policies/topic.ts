@@ -4,15 +4,18 @@ import { distinctTargets, PendingPages } from './link-graph.js';
 
 /** Priority of the hot queue: above every cold page. */
 export const HOT = 1e9;
-/** A page this many links or fewer from a hot page is hot too. */
+/** By default a page this many links or fewer from a hot page is hot too (Cho et al.'s Fig. 5 crawler). */
 export const HOT_RADIUS = 3;
 
 /**
- * Topic-driven crawling (Cho, Garcia-Molina, Page; docs/design.md section 3.5): a hot queue
- * served first, holding the URLs whose anchor text or URL contains the topic word (case-
- * insensitive) and those within 3 links of such a page; both queues FIFO. Modelled as a
- * priority band (hot = 1e9, cold = 0), so the scheduler is the same as for every policy.
- * The anchor text seen is that of the link that discovered the page.
+ * Topic-driven crawling (Cho, Garcia-Molina, Page, section 7; docs/design.md section 3.5): a hot
+ * queue served first, holding the URLs whose anchor text or URL contains the topic word (case-
+ * insensitive) and those within `radius` links of such a page (3: the paper's Fig. 5 crawler;
+ * 0: its Fig. 4 crawler, the anchor and the URL only). Both queues are ordered by `order`, the
+ * paper's three ordering metrics: breadth-first (none given: FIFO), backlink count or PageRank.
+ * Modelled as a priority band (hot = 1e9 + the ordering's priority, cold = that priority), so the
+ * scheduler is the same as for every policy. The anchor text seen is that of the link that
+ * discovered the page.
  */
 export class Topic implements Policy {
   readonly name = 'topic';
@@ -21,13 +24,30 @@ export class Topic implements Policy {
   private readonly pending = new PendingPages();
   /** Links from the nearest page that matches the word (hot pages only). */
   private readonly distance = new Map<number, number>();
+  /** The ordering's latest priority of each page (only with an ordering: FIFO has none). */
+  private readonly base = new Map<number, number>();
 
-  constructor(word: string) {
+  constructor(
+    word: string,
+    private readonly order: Policy | null = null,
+    private readonly radius = HOT_RADIUS,
+  ) {
     this.word = word.toLowerCase();
   }
 
   attach(host: PolicyHost): void {
     this.host = host;
+    // The ordering re-ranks its pages through this: each keeps its band.
+    this.order?.attach?.({
+      clock: host.clock,
+      c: host.c,
+      setPagePriority: (id, site, priority) => {
+        this.base.set(id, priority);
+        host.setPagePriority(id, site, this.band(id) + priority);
+      },
+      refreshSite: (site) => host.refreshSite(site),
+      sites: () => host.sites(),
+    });
   }
 
   matches(url: string, anchor: string | null): boolean {
@@ -40,27 +60,43 @@ export class Topic implements Policy {
     if (this.matches(page.url, page.anchor)) d = 0;
     else if (page.parentId !== null) {
       const pd = this.distance.get(page.parentId);
-      if (pd !== undefined && pd < HOT_RADIUS && (d === undefined || pd + 1 < d)) d = pd + 1;
+      if (pd !== undefined && pd < this.radius && (d === undefined || pd + 1 < d)) d = pd + 1;
     }
     if (d !== undefined) this.distance.set(page.id, d);
-    return d === undefined ? 0 : HOT;
+    const base = this.order ? this.order.pagePriority(page) : 0;
+    if (this.order) this.base.set(page.id, base);
+    return this.band(page.id) + base;
   }
 
   /** A hot page's links bring already known pages within the radius too. */
-  onFetched(pageId: number, _site: SiteState, targets: readonly number[]): void {
+  onFetched(pageId: number, site: SiteState, targets: readonly number[]): void {
+    this.order?.onFetched?.(pageId, site, targets);
     this.pending.remove(pageId);
+    this.base.delete(pageId);
     const d = this.distance.get(pageId);
-    if (d === undefined || d >= HOT_RADIUS) return;
+    if (d === undefined || d >= this.radius) return;
     for (const t of distinctTargets(pageId, targets)) {
       const before = this.distance.get(t);
       if (before !== undefined && before <= d + 1) continue;
       this.distance.set(t, d + 1);
-      const site = this.pending.siteOf(t);
-      if (before === undefined && site) this.host?.setPagePriority(t, site, HOT);
+      const pendingSite = this.pending.siteOf(t);
+      if (before === undefined && pendingSite) this.host?.setPagePriority(t, pendingSite, HOT + (this.base.get(t) ?? 0));
     }
+  }
+
+  onBatch(): void {
+    this.order?.onBatch?.();
+  }
+
+  estimate(): number | null {
+    return this.order?.estimate?.() ?? null;
   }
 
   isHot(id: number): boolean {
     return this.distance.has(id);
+  }
+
+  private band(id: number): number {
+    return this.distance.has(id) ? HOT : 0;
   }
 }

@@ -88,6 +88,8 @@ export interface MeasureInfo {
    * (similarity: a query word in the title or more than ten times in the body, Cho et al. §7).
    */
   hot: 'threshold' | 'topic';
+  /** With the topic rule: a hot page also needs at least this many backlinks (Cho et al. §7, Graph 7); absent or null: none. */
+  hotBacklinks?: number | null;
 }
 
 /** One point of Cho et al.'s curves (their Graphs 1 to 7): both models against pages fetched. */

@@ -68,7 +68,8 @@ export function runCrawl(args: string[]): Promise<CrawlRun> {
     const child = spawn(process.execPath, [cliPath(), 'crawl', ...args, '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out) as CrawlRun) : reject(new Error(`crawl exited with ${code}: ${out}`))));
+    // The summary is the last line (a parallel crawl may print its prediction's line before it).
+    child.once('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out.trim().split('\n').at(-1)!) as CrawlRun) : reject(new Error(`crawl exited with ${code}: ${out}`))));
   });
 }
 

@@ -5,7 +5,7 @@
  * the printed command runs. The orderings are the paper's three: breadth-first, backlink count
  * (IB') and PageRank (IR', crawlbench's batch-pagerank); its virtual crawler had no politeness,
  * so r = 1, w = 0 and no latency. Graphs 6 and 7 (hot pages by content) need page text, which a
- * generated graph does not have: they are drawn only from a crawl database given as --graph.
+ * generated graph does not have: cho-topic.ts draws them on the demo web's crawl.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -56,6 +56,7 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
   if (new Set(labels).size !== labels.length) throw badOption('--graph', 'two graphs have the same name; their files would go to one folder');
   mkdirSync(o.outDir, { recursive: true });
   const t0 = performance.now();
+  const shared = new Map<string, unknown>();
   const summary: ReproduceSummary = { scale: o.scale.name, date: new Date().toISOString(), papers: o.papers, steps: [], seconds: 0 };
   for (const paper of o.papers) {
     for (const step of STEPS[paper]) {
@@ -64,7 +65,7 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
         mkdirSync(dir, { recursive: true });
         o.log(`${paper} ${step.name} on ${target.label} ...`);
         const started = performance.now();
-        const ctx: StepContext = { graph: target.graph, graphLabel: target.label, scale: o.scale, outDir: dir, log: o.log };
+        const ctx: StepContext = { graph: target.graph, graphLabel: target.label, scale: o.scale, outDir: dir, log: o.log, shared };
         const result = await step.run(ctx);
         result.seconds = (performance.now() - started) / 1000;
         for (const item of result.items) {

@@ -21,12 +21,18 @@ export interface SimSettings {
   bandwidth?: number;
   latency?: boolean;
   maxPagesPerSite?: number;
+  /** Castillo's batches of K pages (--batch). */
+  batch?: number;
+  /** The topic policy's word, its queues' order and its radius (--topic, --topic-order, --topic-radius). */
+  topic?: string;
+  topicOrder?: string;
+  topicRadius?: number;
   measure?: MeasureOptions & { threshold?: number; tauSample?: number };
 }
 
 function checked(s: SimSettings, r = s.r, c = s.c, bandwidth = s.bandwidth) {
   const input = Object.fromEntries(
-    Object.entries({ policies: s.policies, r, w: s.w, c, bandwidth, latency: s.latency, maxPagesPerSite: s.maxPagesPerSite }).filter(([, v]) => v !== undefined),
+    Object.entries({ policies: s.policies, r, w: s.w, c, bandwidth, latency: s.latency, maxPagesPerSite: s.maxPagesPerSite, batch: s.batch, topic: s.topic, topicOrder: s.topicOrder, topicRadius: s.topicRadius }).filter(([, v]) => v !== undefined),
   );
   const schema = simulationOptionsSchema(listPolicies({ simulator: true }).map((p) => p.name));
   const res = checkWith(schema, input, 'reproduce');
@@ -62,7 +68,13 @@ export function simulateCommand(s: SimSettings & { rs?: number[]; bandwidths?: n
     s.bandwidths ? `--bandwidth ${s.bandwidths.join(',')}` : s.bandwidth !== undefined ? `--bandwidth ${s.bandwidth}` : '',
     s.latency === false ? '--latency off' : '',
     s.maxPagesPerSite !== undefined ? `--max-pages-per-site ${s.maxPagesPerSite}` : '',
+    s.batch !== undefined ? `--batch ${s.batch}` : '',
+    s.topic !== undefined ? `--topic ${s.topic}` : '',
+    s.topicOrder !== undefined ? `--topic-order ${s.topicOrder}` : '',
+    s.topicRadius !== undefined ? `--topic-radius ${s.topicRadius}` : '',
     m.measure ? `--measure ${m.measure}` : '',
+    m.query !== undefined ? `--query ${m.query}` : '',
+    m.hotBacklinks !== undefined ? `--hot-backlinks ${m.hotBacklinks}` : '',
     m.threshold !== undefined ? `--hot-threshold ${m.threshold}` : '',
     m.damping !== undefined ? `--damping ${m.damping}` : '',
     m.tauSample !== undefined ? `--tau-sample ${m.tauSample}` : '',

@@ -34,6 +34,7 @@ export interface Figure {
   /** 'bar' draws the series as bars (a histogram); default lines. */
   style?: 'line' | 'bar';
   xLog?: boolean;
+  yLog?: boolean;
   commands: string[];
   notes: string[];
 }

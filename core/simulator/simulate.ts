@@ -34,6 +34,9 @@ export interface SimulateOptions {
   /** Share of pages the derived previous crawl keeps (default 0.55, as in the thesis). */
   historyShare?: number;
   topic?: string;
+  /** The topic policy's order of both queues and its radius (policies/topic.ts). */
+  topicOrder?: string;
+  topicRadius?: number;
   /** Seed URLs (must be pages of the graph); default: every site's home page. */
   seeds?: string[];
   siteKey?: SiteKeyMode;
@@ -190,7 +193,7 @@ export function runOne(
 ): SimulationResult {
   const params: Record<string, unknown> = {};
   if (name.startsWith('historical-')) params.history = historySource ?? 'history';
-  if (name === 'topic') params.topic = opts.topic;
+  if (name === 'topic') Object.assign(params, { topic: opts.topic }, opts.topicOrder !== undefined ? { topicOrder: opts.topicOrder } : {}, opts.topicRadius !== undefined ? { topicRadius: opts.topicRadius } : {});
   // The topic policy reads the anchor text of the link that discovered a page, as in a crawl.
   if (name === 'topic' && p.g.anchors === undefined) p.g.anchors = loadAnchors(p.g);
   return new Simulation(p.g, {
