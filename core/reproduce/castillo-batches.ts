@@ -7,12 +7,11 @@
  * is the simulate() `crawlbench simulate --batch K --series-csv FILE` runs.
  */
 import type { SimulateReport } from '../simulator/simulate.js';
-import { loadSimGraph } from '../simulator/sim-graph.js';
 import type { StepContext } from './context.js';
 import type { BatchOutcome } from '../simulator/report.js';
 import type { Figure, StepResult, Table } from './output.js';
 import { CASTILLO_BATCH_HOURS } from './paper-numbers.js';
-import { runSimulation, simulateCommand, type SimSettings } from './sim-runs.js';
+import { runSimulation, simGraph, simulateCommand, type SimSettings } from './sim-runs.js';
 
 const BANDWIDTHS = [2_000, 20_000] as const;
 const CS = [1, 100] as const;
@@ -30,7 +29,7 @@ interface Run {
 
 /** K as the thesis chose it: about 30 batches over the crawl (100,000 pages of 3 million, section 4.3.1). */
 export function batchSizeOf(graph: string): number {
-  return Math.max(1, Math.round(loadSimGraph(graph).n / 30));
+  return Math.max(1, Math.round(simGraph(graph).n / 30));
 }
 
 function middleOf(report: SimulateReport): BatchOutcome {

@@ -15,7 +15,7 @@ import type { SimulateReport } from '../simulator/simulate.js';
 import { loadSimGraph, type SimGraph } from '../simulator/sim-graph.js';
 import { pct, type Figure, type StepResult, type Table } from './output.js';
 import { CHO_SETTINGS } from './paper-numbers.js';
-import { runSimulation, simulateCommand, type SimSettings } from './sim-runs.js';
+import { runSimulation, simGraph, simulateCommand, type SimSettings } from './sim-runs.js';
 import type { StepContext } from './context.js';
 
 const ORDERINGS = ['breadth-first', 'backlink-count', 'batch-pagerank'];
@@ -108,7 +108,7 @@ function oneSiteGraph(g: SimGraph, dir: string): { site: string; pages: number }
 /** Graphs 4 and 5: one site of about 1,100 pages crawled alone, IB with G = 5; its histogram of backlinks. */
 export function graphs45(ctx: StepContext): StepResult {
   const dir = join(ctx.outDir, 'cho-one-site');
-  const { site, pages } = oneSiteGraph(loadSimGraph(ctx.graph), dir);
+  const { site, pages } = oneSiteGraph(simGraph(ctx.graph), dir);
   const s = base({ measure: 'backlinks', threshold: CHO_SETTINGS.siteThreshold });
   const report = runSimulation(dir, s, ctx.log);
   const counts = backlinkCounts(loadSimGraph(dir).graph);

@@ -40,7 +40,7 @@ export function reportMarkdown(s: ReproduceSummary): string {
   const out = [
     '# crawlbench reproduce',
     '',
-    `Scale: ${s.scale}; papers: ${s.papers.join(', ')}; started ${s.date}; ${formatSeconds(s.seconds)} in all. Each table shows crawlbench's`,
+    `Scale: ${s.scale}; papers: ${s.papers.join(', ')}; started ${s.date}; ${formatSeconds(s.seconds)} in all${s.load ? ` (one-minute load average ${s.load.min.toFixed(1)}-${s.load.max.toFixed(1)})` : ''}. Each table shows crawlbench's`,
     "numbers beside the paper's (transcribed from its tables, or the numbers its text gives where a figure has",
     'no table); every setting is listed with the paper\'s, and "differs" marks where they are not the same.',
     'In the commands, GRAPH is the graph the step ran on (a generated one: in the cache folder, reproduce/NAME).',

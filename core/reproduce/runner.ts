@@ -6,6 +6,7 @@
  * every step, so an interrupted run keeps what it finished.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { badOption } from '../errors.js';
 import type { StepContext } from './context.js';
@@ -15,6 +16,7 @@ export type { ReproduceSummary } from './output.js';
 import { reportMarkdown } from './report.js';
 import { generatedGraph, graphName, type GraphSpec, type Scale } from './scale.js';
 import { STEPS, type Paper, type Step } from './steps.js';
+import { forgetSimulations } from './sim-runs.js';
 
 export interface ReproduceOptions {
   papers: Paper[];
@@ -73,11 +75,14 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
         }
         summary.steps.push({ ...result, dir: target.dir, graph: target.label });
         summary.seconds = (performance.now() - t0) / 1000;
+        const load = loadavg()[0]!;
+        summary.load = { min: Math.min(summary.load?.min ?? load, load), max: Math.max(summary.load?.max ?? load, load) };
         o.onStep?.(paper, step.name, result.seconds);
         save(o.outDir, summary);
       }
     }
   }
+  forgetSimulations();
   save(o.outDir, summary);
   return summary;
 }

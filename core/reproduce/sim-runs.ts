@@ -8,8 +8,9 @@ import { checkWith } from '../config/request-words.js';
 import { badField } from '../errors.js';
 import { listPolicies } from '../policies/registry.js';
 import type { MeasureOptions } from '../ranking/measure.js';
-import { historyFor, prepare, simulate, type SimulateReport } from '../simulator/simulate.js';
+import { historyFor, preparedFor, simulate, type SimulateReport, type SimulationReuse } from '../simulator/simulate.js';
 import { simulationOptionsSchema } from '../simulator/request-schema.js';
+import type { SimGraph } from '../simulator/sim-graph.js';
 import { speedupGrid, type GridCell } from '../simulator/speedup.js';
 
 /** A simulation's settings in the units the flags take them (w in ms, bandwidth in bytes/s). */
@@ -40,17 +41,36 @@ function checked(s: SimSettings, r = s.r, c = s.c, bandwidth = s.bandwidth) {
   return { ...res.value, bandwidth: res.value.bandwidth ?? Infinity };
 }
 
+/**
+ * One graph prepared once and each policy's run kept for the steps after (Table 4.1's r = 1 runs
+ * are Figure 4.7's; Cho's Graphs 1-2 and 3 are one order under two measures): simulate() reuses
+ * them, as it would have computed them again.
+ */
+const reuse: SimulationReuse = { key: null, prepared: null, runs: new Map() };
+
+/** Lets go of the prepared graph and the kept runs (the end of a `reproduce` run). */
+export function forgetSimulations(): void {
+  reuse.key = null;
+  reuse.prepared = null;
+  reuse.runs.clear();
+}
+
+/** The graph as the simulator loads it, prepared once for the runs on it. */
+export function simGraph(graph: string): SimGraph {
+  return preparedFor({ graph, reuse }).g;
+}
+
 /** One `simulate` run over the graph. */
 export function runSimulation(graph: string, s: SimSettings, log: (msg: string) => void): SimulateReport {
   const o = checked(s);
-  return simulate({ graph, ...o, measure: s.measure ?? {}, onProgress: log });
+  return simulate({ graph, ...o, measure: s.measure ?? {}, onProgress: log, reuse });
 }
 
 /** `simulate` with several --r and --bandwidth values: the speed-up grid of one policy. */
 export function runSpeedupGrid(graph: string, s: SimSettings & { rs: number[]; bandwidths: number[] }, log: (msg: string) => void): GridCell[] {
   for (const r of s.rs) for (const b of s.bandwidths) checked(s, r, s.c, b);
   const { policies, r: _r, c, bandwidth: _b, ...common } = checked(s, s.rs[0], s.c, s.bandwidths[0]);
-  const p = prepare({ graph, seeds: common.seeds, siteKey: common.siteKey });
+  const p = preparedFor({ graph, seeds: common.seeds, siteKey: common.siteKey, reuse });
   const { history, historySource } = historyFor(policies, common, p);
   return speedupGrid(p, policies[0]!, { r: s.rs, c: [c], bandwidth: s.bandwidths }, common, (cell) => log(`  r=${cell.r} B=${cell.bandwidth}: x${cell.speedup.toFixed(1)}`), history, historySource);
 }

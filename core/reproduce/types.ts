@@ -60,6 +60,8 @@ export interface ReproduceSummary {
   /** The steps in the order they ran; `dir` is the folder of their files within the output (. or the graph's label). */
   steps: Array<StepResult & { dir: string; graph: string }>;
   seconds: number;
+  /** The one-minute load average, lowest and highest, taken as each step ended (the machine may be shared). */
+  load?: { min: number; max: number };
   /** Why the figures have no PNG beside their SVG (resvg could not load); absent when they have. */
   pngProblem?: string;
 }
