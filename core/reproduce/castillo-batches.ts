@@ -45,7 +45,7 @@ function robotsFigure(id: string, c: number, runs: Run[]): Figure {
   const cite = `Castillo, section 4.4, Figure ${id.slice(-4)}`;
   return {
     kind: 'figure', id, title: `Figure ${id.slice(-4)}: active robots while the middle batch is retrieved (c = ${c})`, cite,
-    xLabel: 'hours since the batch was formed', yLabel: `active robots (of r = ${R})`,
+    xLabel: 'hours since the batch was formed', yLabel: `active robots (of r = ${R})`, steps: true,
     series: runs.filter((x) => x.c === c).map((x) => ({
       name: `${x.bandwidth / 1000} KB/s`,
       points: x.middle.activeRobots.t.map((t, i) => [t / 3600, x.middle.activeRobots.active[i]!] as [number, number]),
@@ -68,7 +68,7 @@ export function castilloBatches(ctx: StepContext): StepResult {
   const mid = at(1, 20_000).middle;
   const f49: Figure = {
     kind: 'figure', id: 'castillo-figure-4.9', title: `Figure 4.9: pages per site in the middle batch (#${mid.index} of ${at(1, 20_000).report.policies[0]!.batches!.length})`,
-    cite: 'Castillo, section 4.4, Figure 4.9', xLabel: 'pages of the site in the batch', yLabel: 'sites', xLog: true, yLog: true, style: 'bar',
+    cite: 'Castillo, section 4.4, Figure 4.9', xLabel: 'pages of the site in the batch', yLabel: 'sites', xLog: true, yLog: true, style: 'scatter',
     series: [{ name: `breadth-first, K = ${k}`, points: mid.pagesPerSite.map((h) => [h.pages, h.sites] as [number, number]) }],
     commands: [simulateCommand(at(1, 20_000).s) + ' --series-csv FILE'],
     notes: [`the middle batch: ${mid.pages} pages on ${mid.sites} sites; the thesis: "slightly less skewed than for the entire Web ... nevertheless very skewed" (no numbers)`],

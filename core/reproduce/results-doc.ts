@@ -18,11 +18,11 @@ export const SECTION_END = '<!-- reproduce: end of section -->';
 export function runBlock(s: ReproduceSummary): string {
   const load = s.load ? `${s.load.min.toFixed(1)}-${s.load.max.toFixed(1)}` : null;
   return [
-    `\`crawlbench reproduce --paper all\` (scale ${s.scale}), started ${s.date}: ${formatSeconds(s.seconds)} in all${load ? `, one-minute load average ${load} on this 2-core machine as the steps ended` : ''}.`,
+    `\`crawlbench reproduce --paper all\` (scale ${s.scale}), started ${s.date}: ${formatSeconds(s.seconds)} in all${s.cpuSeconds !== undefined ? ` and ${formatSeconds(s.cpuSeconds)} of CPU (the run and the crawls, test webs and partitioners it started)` : ''}${load ? `; one-minute load average ${load} on this 2-core machine as the steps ended` : ''}.`,
     '',
-    '| paper | step | time |',
-    '|---|---|---|',
-    ...s.steps.map((x) => `| ${x.paper} | ${x.step}${x.graph && x.dir !== '.' ? ` (${x.graph})` : ''} | ${formatSeconds(x.seconds)} |`),
+    '| paper | step | time | CPU |',
+    '|---|---|---|---|',
+    ...s.steps.map((x) => `| ${x.paper} | ${x.step}${x.graph && x.dir !== '.' ? ` (${x.graph})` : ''} | ${formatSeconds(x.seconds)} | ${x.cpuSeconds === undefined ? '' : formatSeconds(x.cpuSeconds)} |`),
   ].join('\n');
 }
 

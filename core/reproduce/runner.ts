@@ -5,7 +5,7 @@
  * (everything the report shows, for `npm run results` and the tests). Both are rewritten after
  * every step, so an interrupted run keeps what it finished.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { badOption } from '../errors.js';
@@ -26,7 +26,7 @@ export interface ReproduceOptions {
   scale: Scale;
   log: (msg: string) => void;
   /** Called as each step ends, with its wall time. */
-  onStep?: (paper: Paper, step: string, seconds: number) => void;
+  onStep?: (paper: Paper, step: string, seconds: number, cpuSeconds?: number) => void;
 }
 
 
@@ -67,9 +67,15 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
         mkdirSync(dir, { recursive: true });
         o.log(`${paper} ${step.name} on ${target.label} ...`);
         const started = performance.now();
+        const cpu0 = cpuSeconds();
         const ctx: StepContext = { graph: target.graph, graphLabel: target.label, scale: o.scale, outDir: dir, log: o.log, shared };
         const result = await step.run(ctx);
         result.seconds = (performance.now() - started) / 1000;
+        const cpu1 = cpuSeconds();
+        if (cpu0 !== null && cpu1 !== null) {
+          result.cpuSeconds = cpu1 - cpu0;
+          summary.cpuSeconds = (summary.cpuSeconds ?? 0) + result.cpuSeconds;
+        }
         for (const item of result.items) {
           for (const f of writeItem(dir, item)) if (f instanceof Error) summary.pngProblem = f.message;
         }
@@ -77,7 +83,7 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
         summary.seconds = (performance.now() - t0) / 1000;
         const load = loadavg()[0]!;
         summary.load = { min: Math.min(summary.load?.min ?? load, load), max: Math.max(summary.load?.max ?? load, load) };
-        o.onStep?.(paper, step.name, result.seconds);
+        o.onStep?.(paper, step.name, result.seconds, result.cpuSeconds);
         save(o.outDir, summary);
       }
     }
@@ -85,6 +91,22 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
   forgetSimulations();
   save(o.outDir, summary);
   return summary;
+}
+
+/**
+ * CPU seconds of this process and of its children that have ended (their times are added to
+ * ours when they are waited for): /proc/self/stat's utime, stime, cutime and cstime. The wall
+ * time depends on what else the machine runs; this does not. Null where there is no /proc.
+ */
+function cpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14-17 of proc(5), counted from the state (field 3) at index 0.
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 function save(dir: string, summary: ReproduceSummary): void {

@@ -47,7 +47,7 @@ describe('crawlbench reproduce --paper all --scale small', () => {
 
   it('prints each step\'s time, and writes every table as CSV and every figure as CSV, SVG and PNG, named in report.md', () => {
     const steps = ['castillo table-4.1', 'castillo figure-4.7', 'castillo table-4.2', 'castillo figures-4.9-4.11', 'castillo figures-4.12-4.15', 'cho graphs-1-2', 'cho graph-3', 'cho graphs-4-5', 'cho graphs-6-7', 'cao figure-4', 'cao figure-7', 'turk tables-6.2-6.5', 'turk measured'];
-    for (const s of steps) expect(stdout).toMatch(new RegExp(`^${s}: [\\d.]+ (s|min)$`, 'm'));
+    for (const s of steps) expect(stdout).toMatch(new RegExp(`^${s}: [\\d.]+ (s|min)( \\(CPU [\\d.]+ (s|min)\\))?$`, 'm'));
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     const ids = summary.steps.flatMap((s) => s.items.map((i) => [i.id, i.kind] as const));
     expect(ids.map(([id]) => id)).toEqual(expect.arrayContaining(['castillo-table-4.1', 'castillo-figure-4.7', 'castillo-table-4.2', 'cho-graph-1', 'cho-graph-2', 'cho-graph-3', 'cho-graph-4', 'cho-graph-5', 'cao-figure-4', 'cao-figure-7c', 'turk-table-6.2', 'turk-table-6.3', 'turk-table-6.4', 'turk-table-6.5',
