@@ -47,11 +47,14 @@ export function measureFlags(flags: MeasureFlags & { threshold?: string }): Meas
   const threshold = measure === 'location'
     ? rangeFlag({ [name]: flags[name] }, name, Number.isFinite, 'a number')
     : rangeFlag({ [name]: flags[name] }, name, (x) => x >= 0, 'a number >= 0');
+  const hotBacklinks = intFlag(flags, 'hot-backlinks', 0);
+  // Checked here too, so that simulate refuses before it loads the graph.
+  if (hotBacklinks !== undefined && measure !== 'similarity') throw badOption('--hot-backlinks', 'only with --measure similarity (the topic rule\'s hot pages)');
   return {
     measure,
     threshold,
     query: flags.query,
-    hotBacklinks: intFlag(flags, 'hot-backlinks', 0),
+    hotBacklinks,
     damping: rangeFlag(flags, 'damping', (x) => x >= 0 && x <= 1, 'a number in [0, 1]'),
     scale: choiceFlag(flags, 'scale', ['n', '1']),
     location: choiceFlag(flags, 'location', ['slashes', 'com', 'home']),
