@@ -11,7 +11,7 @@ import type { StepContext } from './context.js';
 import type { BatchOutcome } from '../simulator/report.js';
 import type { Figure, StepResult, Table } from './output.js';
 import { CASTILLO_BATCH_HOURS } from './paper-numbers.js';
-import { runSimulation, simGraph, simulateCommand, type SimSettings } from './sim-runs.js';
+import { graphPages, runSimulation, simulateCommand, type SimSettings } from './sim-runs.js';
 
 const BANDWIDTHS = [2_000, 20_000] as const;
 const CS = [1, 100] as const;
@@ -28,8 +28,8 @@ interface Run {
 }
 
 /** K as the thesis chose it: about 30 batches over the crawl (100,000 pages of 3 million, section 4.3.1). */
-export function batchSizeOf(graph: string): number {
-  return Math.max(1, Math.round(simGraph(graph).n / 30));
+export async function batchSizeOf(graph: string, log: (msg: string) => void): Promise<number> {
+  return Math.max(1, Math.round((await graphPages(graph, log)) / 30));
 }
 
 function middleOf(report: SimulateReport): BatchOutcome {
@@ -54,16 +54,13 @@ function robotsFigure(id: string, c: number, runs: Run[]): Figure {
   };
 }
 
-export function castilloBatches(ctx: StepContext): StepResult {
-  const k = batchSizeOf(ctx.graph);
-  const runs: Run[] = [];
-  for (const c of CS) {
-    for (const bandwidth of BANDWIDTHS) {
-      const s: SimSettings = { policies: ['breadth-first'], r: R, w: W, c, bandwidth, batch: k };
-      const report = runSimulation(ctx.graph, s, ctx.log);
-      runs.push({ c, bandwidth, s, report, middle: middleOf(report) });
-    }
-  }
+export async function castilloBatches(ctx: StepContext): Promise<StepResult> {
+  const k = await batchSizeOf(ctx.graph, ctx.log);
+  const runs: Run[] = await Promise.all(CS.flatMap((c) => BANDWIDTHS.map(async (bandwidth) => {
+    const s: SimSettings = { policies: ['breadth-first'], r: R, w: W, c, bandwidth, batch: k };
+    const report = await runSimulation(ctx.graph, s, ctx.log);
+    return { c, bandwidth, s, report, middle: middleOf(report) };
+  })));
   const at = (c: number, b: number) => runs.find((x) => x.c === c && x.bandwidth === b)!;
   const mid = at(1, 20_000).middle;
   const f49: Figure = {

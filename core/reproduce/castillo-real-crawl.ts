@@ -95,7 +95,7 @@ export async function castilloRealCrawl(ctx: StepContext): Promise<StepResult> {
   const evalCmd = `crawlbench eval DB --points ${ALL_POINTS} --json`;
   const cmds = [...crawl.commands, evalCmd];
   const sim: SimSettings = { policies: [crawl.settings.policy], r: crawl.settings.r, w: 50, c: 1 };
-  const simReport = runSimulation(crawl.db, sim, ctx.log);
+  const simReport = await runSimulation(crawl.db, sim, ctx.log);
   const simulated = simReport.policies[0]!;
   const f412: Figure = {
     kind: 'figure', id: 'castillo-figure-4.12', title: 'Figure 4.12: cumulative PageRank and pages by day of the crawl', cite: 'Castillo, section 4.5.1, Figure 4.12',

@@ -26,14 +26,14 @@ interface Run {
   report: SimulateReport;
 }
 
-function runs(ctx: StepContext, db: string, radius: number, hotBacklinks: number | undefined): Run[] {
-  return ORDERS.map((order) => {
+function runs(ctx: StepContext, db: string, radius: number, hotBacklinks: number | undefined): Promise<Run[]> {
+  return Promise.all(ORDERS.map(async (order) => {
     const s: SimSettings = {
       policies: ['topic'], topic: TOPIC_WORD, topicOrder: order, topicRadius: radius, r: 1, w: 0, c: 1, latency: false,
       measure: { measure: 'similarity', query: TOPIC_WORD, ...(hotBacklinks !== undefined ? { hotBacklinks } : {}) },
     };
-    return { order, s, report: runSimulation(db, s, ctx.log) };
-  });
+    return { order, s, report: await runSimulation(db, s, ctx.log) };
+  }));
 }
 
 function figure(id: string, title: string, cite: string, rs: Run[]): Figure {
@@ -61,8 +61,7 @@ function table(id: string, title: string, cite: string, rs: Run[], paper: string
 
 export async function choTopic(ctx: StepContext): Promise<StepResult> {
   const crawl = await demoCrawl(ctx);
-  const g6 = runs(ctx, crawl.db, 0, undefined);
-  const g7 = runs(ctx, crawl.db, 3, CHO_SETTINGS.topicBacklinks);
+  const [g6, g7] = await Promise.all([runs(ctx, crawl.db, 0, undefined), runs(ctx, crawl.db, 3, CHO_SETTINGS.topicBacklinks)]);
   const text = g6[0]!.report.measure.text;
   return {
     paper: 'cho', step: 'graphs-6-7', seconds: 0,

@@ -16,7 +16,7 @@ export type { ReproduceSummary } from './output.js';
 import { reportMarkdown } from './report.js';
 import { generatedGraph, graphName, type GraphSpec, type Scale } from './scale.js';
 import { STEPS, type Paper, type Step } from './steps.js';
-import { forgetSimulations } from './sim-runs.js';
+import { closeSimulations } from './sim-runs.js';
 
 export interface ReproduceOptions {
   papers: Paper[];
@@ -60,37 +60,45 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
   const t0 = performance.now();
   const shared = new Map<string, unknown>();
   const summary: ReproduceSummary = { scale: o.scale.name, date: new Date().toISOString(), papers: o.papers, steps: [], seconds: 0 };
-  for (const paper of o.papers) {
-    for (const step of STEPS[paper]) {
-      for (const target of await targets(step, o)) {
-        const dir = join(o.outDir, target.dir);
-        mkdirSync(dir, { recursive: true });
-        o.log(`${paper} ${step.name} on ${target.label} ...`);
-        const started = performance.now();
-        const cpu0 = cpuSeconds();
-        const ctx: StepContext = { graph: target.graph, graphLabel: target.label, scale: o.scale, outDir: dir, log: o.log, shared };
-        const result = await step.run(ctx);
-        result.seconds = (performance.now() - started) / 1000;
-        const cpu1 = cpuSeconds();
-        if (cpu0 !== null && cpu1 !== null) {
-          result.cpuSeconds = cpu1 - cpu0;
-          summary.cpuSeconds = (summary.cpuSeconds ?? 0) + result.cpuSeconds;
+  try {
+    for (const paper of o.papers) {
+      for (const step of STEPS[paper]) {
+        for (const target of await targets(step, o)) {
+          await runStep(o, paper, step, target, shared, summary);
+          summary.seconds = (performance.now() - t0) / 1000;
+          save(o.outDir, summary);
         }
-        for (const item of result.items) {
-          for (const f of writeItem(dir, item)) if (f instanceof Error) summary.pngProblem = f.message;
-        }
-        summary.steps.push({ ...result, dir: target.dir, graph: target.label });
-        summary.seconds = (performance.now() - t0) / 1000;
-        const load = loadavg()[0]!;
-        summary.load = { min: Math.min(summary.load?.min ?? load, load), max: Math.max(summary.load?.max ?? load, load) };
-        o.onStep?.(paper, step.name, result.seconds, result.cpuSeconds);
-        save(o.outDir, summary);
       }
     }
+  } finally {
+    await closeSimulations();
   }
-  forgetSimulations();
   save(o.outDir, summary);
   return summary;
+}
+
+/** One step on one target: its items written, its wall and CPU time and the load kept in the summary. */
+async function runStep(o: ReproduceOptions, paper: Paper, step: Step, target: Target, shared: Map<string, unknown>, summary: ReproduceSummary): Promise<void> {
+  const dir = join(o.outDir, target.dir);
+  mkdirSync(dir, { recursive: true });
+  o.log(`${paper} ${step.name} on ${target.label} ...`);
+  const started = performance.now();
+  const cpu0 = cpuSeconds();
+  const ctx: StepContext = { graph: target.graph, graphLabel: target.label, scale: o.scale, outDir: dir, log: o.log, shared };
+  const result = await step.run(ctx);
+  result.seconds = (performance.now() - started) / 1000;
+  const cpu1 = cpuSeconds();
+  if (cpu0 !== null && cpu1 !== null) {
+    result.cpuSeconds = cpu1 - cpu0;
+    summary.cpuSeconds = (summary.cpuSeconds ?? 0) + result.cpuSeconds;
+  }
+  for (const item of result.items) {
+    for (const f of writeItem(dir, item)) if (f instanceof Error) summary.pngProblem = f.message;
+  }
+  summary.steps.push({ ...result, dir: target.dir, graph: target.label });
+  const load = loadavg()[0]!;
+  summary.load = { min: Math.min(summary.load?.min ?? load, load), max: Math.max(summary.load?.max ?? load, load) };
+  o.onStep?.(paper, step.name, result.seconds, result.cpuSeconds);
 }
 
 /**
