@@ -44,7 +44,9 @@ export function regenerate(doc: string, s: ReproduceSummary, files: string): { d
     const block = `${begin(id)}\n${body}\n${END}`;
     if (start >= 0) {
       const stop = out.indexOf(END, start);
-      if (stop < 0) throw new Error(`docs/results.md: the block ${id} has no closing ${END}`);
+      // Its own end, not the next block's: a lost end marker must not swallow what follows.
+      const next = out.indexOf('<!-- reproduce: ', start + 1);
+      if (stop < 0 || (next >= 0 && next < stop)) throw new Error(`docs/results.md: the block ${id} has no closing ${END}`);
       out = out.slice(0, start) + block + out.slice(stop + END.length);
       continue;
     }
