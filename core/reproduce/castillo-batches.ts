@@ -58,7 +58,7 @@ export async function castilloBatches(ctx: StepContext): Promise<StepResult> {
   const k = await batchSizeOf(ctx.graph, ctx.log);
   const runs: Run[] = await Promise.all(CS.flatMap((c) => BANDWIDTHS.map(async (bandwidth) => {
     const s: SimSettings = { policies: ['breadth-first'], r: R, w: W, c, bandwidth, batch: k };
-    const report = await runSimulation(ctx.graph, s, ctx.log);
+    const report = await runSimulation(ctx.graph, s, ctx.log, 'middle-batch');
     return { c, bandwidth, s, report, middle: middleOf(report) };
   })));
   const at = (c: number, b: number) => runs.find((x) => x.c === c && x.bandwidth === b)!;

@@ -57,7 +57,7 @@ export const SCALES: Record<Scale['name'], Scale> = {
     batchPagesPerSite: 30,
     demo: { sites: 12, pages: 300, r: 16 },
     parallel: { sites: 12, pages: 300, parts: [2], partitioners: false },
-    cao: { sites: 20, pages: 400, rList: [2, 8], strategiesSites: 12, strategiesPages: 150, strategiesR: 8, pagesPerR: 30 },
+    cao: { sites: 20, pages: 400, rList: [4], strategiesSites: 12, strategiesPages: 150, strategiesR: 8, pagesPerR: 30 },
   },
 };
 

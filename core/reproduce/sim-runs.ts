@@ -66,12 +66,13 @@ export function oneSite(graph: string, dir: string, target: number, log: (msg: s
 /**
  * One `simulate` run over the graph: each policy a job of its own, side by side on the threads
  * (a policy's run does not depend on the others simulate() runs with it), the reports joined in
- * the order of the policies, as one simulate() of them all gives it.
+ * the order of the policies, as one simulate() of them all gives it. With series 'middle-batch'
+ * a crawl in batches keeps the active-robot series of its middle batch only.
  */
-export async function runSimulation(graph: string, s: SimSettings, log: (msg: string) => void): Promise<SimulateReport> {
+export async function runSimulation(graph: string, s: SimSettings, log: (msg: string) => void, series?: 'middle-batch'): Promise<SimulateReport> {
   const { policies, ...o } = checked(s);
   const reports = await Promise.all(
-    policies.map((policy) => pool.run<SimulateReport>({ kind: 'simulate', options: { graph, policies: [policy], ...o, measure: s.measure ?? {} } }, runKey(graph, policy, o), log)),
+    policies.map((policy) => pool.run<SimulateReport>({ kind: 'simulate', options: { graph, policies: [policy], ...o, measure: s.measure ?? {} }, series }, runKey(graph, policy, o), log)),
   );
   return { ...reports[0]!, history: reports.find((r) => r.history !== null)?.history ?? null, policies: reports.flatMap((r) => r.policies) };
 }

@@ -11,7 +11,12 @@ import { speedupGrid } from '../simulator/speedup.js';
 import { oneSiteGraph } from './cho-one-site.js';
 
 export type SimJob =
-  | { kind: 'simulate'; options: Omit<SimulateOptions, 'onProgress' | 'onPolicyProgress' | 'reuse'> }
+  | {
+      kind: 'simulate';
+      options: Omit<SimulateOptions, 'onProgress' | 'onPolicyProgress' | 'reuse'>;
+      /** 'middle-batch': the active-robot series of the middle batch only (a crawl in batches has thousands). */
+      series?: 'middle-batch';
+    }
   | { kind: 'grid'; graph: string; policy: string; grid: { r: number[]; c: number[]; bandwidth: number[] }; options: Omit<SimulateOptions, 'graph' | 'policies' | 'r' | 'c' | 'bandwidth' | 'reuse'> }
   | { kind: 'pages'; graph: string }
   | { kind: 'one-site'; graph: string; dir: string; pages: number };
@@ -32,7 +37,12 @@ function reuseOf(graph: string): SimulationReuse {
 }
 
 function run(job: SimJob, log: (m: string) => void): unknown {
-  if (job.kind === 'simulate') return simulate({ ...job.options, onProgress: log, reuse: reuseOf(job.options.graph) });
+  if (job.kind === 'simulate') {
+    const report = simulate({ ...job.options, onProgress: log, reuse: reuseOf(job.options.graph) });
+    if (job.series !== 'middle-batch') return report;
+    const none = { t: [], active: [] };
+    return { ...report, policies: report.policies.map((p) => ({ ...p, batches: p.batches?.map((b) => (b.index === p.middleBatch ? b : { ...b, activeRobots: none })) ?? null })) };
+  }
   const reuse = reuseOf(job.graph);
   const p = preparedFor({ graph: job.graph, seeds: job.kind === 'grid' ? job.options.seeds : undefined, siteKey: job.kind === 'grid' ? job.options.siteKey : undefined, reuse });
   if (job.kind === 'pages') return p.g.n;

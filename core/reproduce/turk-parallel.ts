@@ -45,7 +45,8 @@ function thesisRow(rows: typeof TURK_PAGE, k: number, pick: (r: (typeof TURK_PAG
 /** The four assignments; the partitions of the earlier crawl's graph, where the partitioners are installed. */
 function assignments(dir: string, earlier: string, skipped: string[], partitioners: boolean): Assignment[] {
   const out: Assignment[] = [
-    { name: 'host hash', model: 'site', vector: null, thesis: (k) => thesisRow(TURK_SITE, k, (r) => ({ messages: r.messages[1], volume: r.volume[1] })) },
+    // The thesis counts a site's messages per (site, remote part); the crawler sends one per (page, remote part): no messages beside the site rows.
+    { name: 'host hash', model: 'site', vector: null, thesis: (k) => thesisRow(TURK_SITE, k, (r) => ({ messages: null, volume: r.volume[1] })) },
     { name: 'URL hash', model: 'page', vector: null, thesis: (k) => thesisRow(TURK_PAGE, k, (r) => ({ messages: r.messages[1], volume: r.volume[1] })) },
   ];
   if (!partitioners) return out;
@@ -131,7 +132,7 @@ export async function turkMeasured(ctx: StepContext): Promise<StepResult> {
     ],
     notes: [
       `the earlier crawl (one process) fetched ${earlierPages} pages; a hash assignment is partition-eval's FNV-1a of the URL (page) or of the host (site)`,
-      `the thesis's per-page numbers are its predictions on ${TURK_DATASET.pages.toLocaleString('en-US')} pages (host hash: Table 6.5's site hash; URL hash: Table 6.4's page hash; METIS sites: Table 6.5's site GP volume; Zoltan PHG pages: Table 6.4's page HP messages)`,
+      `the thesis's per-page numbers are its predictions on ${TURK_DATASET.pages.toLocaleString('en-US')} pages (host hash: Table 6.5's site hash volume; URL hash: Table 6.4's page hash; METIS sites: Table 6.5's site GP volume; Zoltan PHG pages: Table 6.4's page HP messages); its site-level messages count one per (site, remote part), where the crawler sends one per (page, remote part), so they stand beside no row`,
       ...skipped,
     ],
   };

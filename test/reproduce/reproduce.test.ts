@@ -56,6 +56,8 @@ describe('crawlbench reproduce --paper all --scale small', () => {
     // Without nats-server the step says why and draws nothing.
     if (present('nats-server')) expect(ids.map(([id]) => id)).toContain('turk-measured');
     else expect(summary.steps.find((x) => x.step === 'measured')?.skipped).toContain('nats-server');
+    // One file per item: two items of one id would write over each other's CSV.
+    expect(new Set(ids.map(([id]) => id)).size).toBe(ids.length);
     for (const [id, kind] of ids) {
       expect(readFileSync(join(out, `${id}.csv`), 'utf8').split('\n').length).toBeGreaterThan(2);
       if (kind === 'figure') {
@@ -137,7 +139,7 @@ describe('crawlbench reproduce --paper all --scale small', () => {
   }, 60_000);
 
   it("Cao's Figure 4 has pages per second for each mode and r, and Figure 7 each strategy's curves", () => {
-    const t = table('cao-figure-4');
+    const t = table('cao-figure-4-table');
     expect(t.rows.map((r) => r[0])).toEqual(SCALES.small.cao.rList);
     for (const row of t.rows) for (const c of [1, 2, 3]) expect(Number(row[c])).toBeGreaterThan(0);
     const f7 = table('cao-figure-7');
