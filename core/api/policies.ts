@@ -16,6 +16,9 @@ function inWords(name: string): { label?: string; summary?: string } {
   return p ? { label: p.label, summary: p.words } : {};
 }
 
+/** The parameters whose values are text: a path, a word, a choice. */
+const TEXT_PARAMS = new Set(['history', 'topic', 'topicOrder', 'newPages']);
+
 function paramsOf(info: object): PolicyParam[] {
   const raw = (info as { params?: unknown }).params;
   const list: unknown[] = Array.isArray(raw)
@@ -24,8 +27,8 @@ function paramsOf(info: object): PolicyParam[] {
       ? Object.entries(raw).map(([name, v]) => ({ name, ...(typeof v === 'object' && v ? v : { default: v }) }))
       : [];
   return list.flatMap((p): PolicyParam[] => {
-    // The registry lists parameter names only (e.g. ['history', 'seed']): paths are text, the rest numbers.
-    if (typeof p === 'string') return [{ name: p, type: p === 'history' ? ('string' as const) : ('number' as const) }];
+    // The registry lists parameter names only (e.g. ['history', 'seed']): paths and words are text, the rest numbers.
+    if (typeof p === 'string') return [{ name: p, type: TEXT_PARAMS.has(p) ? ('string' as const) : ('number' as const) }];
     const o = p as Record<string, unknown>;
     if (typeof o.name !== 'string') return [];
     const type = ['number', 'integer', 'string', 'boolean'].includes(o.type as string) ? (o.type as PolicyParam['type']) : typeof o.default === 'boolean' ? 'boolean' : typeof o.default === 'string' ? 'string' : 'number';

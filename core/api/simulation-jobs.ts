@@ -139,6 +139,8 @@ export class SimulationJobs {
         history,
         historyShare: request.historyShare,
         topic: request.topic,
+        topicOrder: request.topicOrder,
+        topicRadius: request.topicRadius,
         seeds: request.seeds,
         siteKey: request.siteKey,
         latency: request.latency,

@@ -27,6 +27,8 @@ const USAGE = `crawlbench crawl --db FILE (--seed URL ... | --seeds FILE) [optio
   --policy NAME          ordering policy (default breadth-first; listed below)
   --history FILE         an earlier crawl's database: its PageRank guides historical-* and quality
   --topic WORD           the topic word of --policy topic
+  --topic-order O        topic: order of both queues, breadth-first | backlink-count | batch-pagerank
+  --topic-radius N       topic: pages N links or fewer from a matching page are hot too (default 3)
   --alpha A              EWMA weight of old estimates, 0..1 (performance, quality, crawl-ability; default 0.8)
   --pipelining P         pipelining saving p in T = 2*ConnectionTime + P*ResponseTime/p (default 1.2)
   --requests-per-connection N  assumed until a server is measured (default 50)
@@ -97,6 +99,8 @@ const OPTIONS = {
   policy: { type: 'string' },
   history: { type: 'string' },
   topic: { type: 'string' },
+  'topic-order': { type: 'string' },
+  'topic-radius': { type: 'string' },
   alpha: { type: 'string' },
   pipelining: { type: 'string' },
   'requests-per-connection': { type: 'string' },
@@ -273,6 +277,8 @@ function policyParamsFromFlags(flags: CrawlFlags): Record<string, unknown> | und
   const params: Record<string, unknown> = {
     history: flags.history === undefined ? undefined : resolvePath(flags.history),
     topic: flags.topic,
+    topicOrder: flags['topic-order'],
+    topicRadius: intFlag(flags, 'topic-radius', 0),
     alpha: numberFlag(flags, 'alpha', 0),
     p: numberFlag(flags, 'pipelining', 0),
     requestsPerConnection: numberFlag(flags, 'requests-per-connection', 1),

@@ -10,6 +10,7 @@ export const MEASURE_OPTIONS = {
   measure: { type: 'string' },
   'hot-threshold': { type: 'string' },
   query: { type: 'string' },
+  'hot-backlinks': { type: 'string' },
   damping: { type: 'string' },
   scale: { type: 'string' },
   location: { type: 'string' },
@@ -26,6 +27,8 @@ export const MEASURE_USAGE = `  --measure M      the importance the order is mea
                    similarity the topic rule: a query word in the title or more than ten
                    times in the body; else the value at the top 10%)
   --query WORDS    the query of --measure similarity
+  --hot-backlinks N  with --measure similarity: a page hot by the topic rule is hot only with
+                   N or more backlinks (Cho et al.'s Graph 7: N = 5)
   --damping D      damping of ir (default 0.9) or pagerank (default 0.85)
   --scale n|1      ir's values sum to N (default, as Cho et al.) or to 1
   --location K     slashes (default: fewer is better) | com (.com hosts) | home ("home" in the URL)
@@ -44,6 +47,7 @@ export function measureInput(flags: MeasureFlags): MeasureRequest {
     measure: flags.measure as MeasureRequest['measure'],
     hotThreshold: typedNumber(flags['hot-threshold']),
     query: flags.query,
+    hotBacklinks: typedNumber(flags['hot-backlinks']),
     damping: typedNumber(flags.damping),
     scale: flags.scale as MeasureRequest['scale'],
     location: flags.location as MeasureRequest['location'],
@@ -81,7 +85,7 @@ export function measureName(name: MeasureInfo['name']): string {
 }
 
 export function measureLine(m: MeasureInfo): string {
-  const hot = m.hot === 'topic' ? '; hot: a query word in the title or more than ten times in the body' : '';
+  const hot = m.hot === 'topic' ? `; hot: a query word in the title or more than ten times in the body${m.hotBacklinks ? `, and ${m.hotBacklinks} or more backlinks` : ''}` : '';
   return `${m.name}: ${m.scale}${m.damping !== null ? `, d = ${m.damping}` : ''}${m.query !== null ? `; query "${m.query}"` : ''}${hot}`;
 }
 

@@ -54,12 +54,13 @@ export const reproduceCommand = defineCommand({
     const summary = await reproduce({
       papers, graphs: flags.graph ?? [], outDir: flags.out, scale,
       log: (msg) => process.stderr.write(msg + '\n'),
-      onStep: (paper, step, seconds) => {
-        if (timing) process.stdout.write(`${paper} ${step}: ${formatSeconds(seconds)}\n`);
+      onStep: (paper, step, seconds, cpu) => {
+        if (timing) process.stdout.write(`${paper} ${step}: ${formatSeconds(seconds)}${cpu === undefined ? '' : ` (CPU ${formatSeconds(cpu)})`}\n`);
       },
     });
     const files = summary.steps.reduce((n, s) => n + s.items.length, 0);
-    process.stdout.write(`${summary.steps.length} steps, ${files} tables and figures in ${formatSeconds(summary.seconds)}; the report: ${flags.out}/report.md\n`);
+    const cpu = summary.cpuSeconds === undefined ? '' : ` (CPU ${formatSeconds(summary.cpuSeconds)})`;
+    process.stdout.write(`${summary.steps.length} steps, ${files} tables and figures in ${formatSeconds(summary.seconds)}${cpu}; the report: ${flags.out}/report.md\n`);
     return 0;
   },
 });

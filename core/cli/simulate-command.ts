@@ -36,6 +36,10 @@ ${MEASURE_USAGE}
                          graph, keeping --history-share of its pages with their PageRank)
   --history-share S      share of pages the derived earlier crawl keeps (default 0.55)
   --topic WORD           topic word for the topic policy
+  --topic-order O        the topic policy's order of both queues: breadth-first (default),
+                         backlink-count or batch-pagerank (Cho et al.'s Graph 6)
+  --topic-radius N       pages N links or fewer from a matching page are hot too (default 3;
+                         0: the anchor and the URL only, Cho et al.'s Fig. 4 crawler)
   --seeds FILE           start URLs, one per line (default: every site's home page)
   --site-key host|domain what a site is (default host)
   --latency on|off       off: no latency, unlimited rates: order only (default on)
@@ -65,6 +69,8 @@ const OPTIONS = {
   history: { type: 'string' },
   'history-share': { type: 'string' },
   topic: { type: 'string' },
+  'topic-order': { type: 'string' },
+  'topic-radius': { type: 'string' },
   seeds: { type: 'string' },
   'site-key': { type: 'string' },
   latency: { type: 'string' },
@@ -90,7 +96,7 @@ export const simulateCommand = defineCommand({
     const seeds = flags.seeds === undefined ? undefined : readSeeds(flags.seeds);
     const { options, rs, cs, bandwidths } = checkedSimulateFlags({
       policies: listFlag(flags, 'policy'), r: listFlag(flags, 'r'), c: listFlag(flags, 'c'), bandwidth: listFlag(flags, 'bandwidth'),
-      w: flags.w, batch: flags.batch, topic: flags.topic, historyShare: flags['history-share'], siteKey: flags['site-key'], latency: flags.latency,
+      w: flags.w, batch: flags.batch, topic: flags.topic, topicOrder: flags['topic-order'], topicRadius: flags['topic-radius'], historyShare: flags['history-share'], siteKey: flags['site-key'], latency: flags.latency,
       networkSeed: flags['network-seed'], maxPages: flags['max-pages'], maxPagesPerSite: flags['max-pages-per-site'], perIp: flags['per-ip'], seeds,
       measureFields: measureInput(flags),
     });

@@ -29,6 +29,8 @@ export interface SimulateFlagValues {
   w?: string;
   batch?: string;
   topic?: string;
+  topicOrder?: string;
+  topicRadius?: string;
   historyShare?: string;
   siteKey?: string;
   latency?: string;
@@ -58,6 +60,8 @@ export function checkedSimulateFlags(f: SimulateFlagValues) {
     w: f.w === undefined ? undefined : parseDuration('--w', f.w),
     batch: num(f.batch),
     topic: f.topic,
+    topicOrder: f.topicOrder,
+    topicRadius: num(f.topicRadius),
     historyShare: num(f.historyShare),
     siteKey: f.siteKey,
     latency: f.latency === undefined ? undefined : f.latency === 'on' ? true : f.latency === 'off' ? false : f.latency,

@@ -33,6 +33,14 @@ export const PARAMS: Record<string, ParamInfo> = {
     flag: '--topic', summary: 'topic word: pages whose URL or anchor text holds it, and pages 3 links around, go first',
     label: 'Topic word', words: 'Pages whose URL or anchor text holds this word, and the pages up to 3 links around them, go first',
   },
+  topicOrder: {
+    flag: '--topic-order', summary: 'topic: the order of both queues, breadth-first | backlink-count | batch-pagerank (default breadth-first)',
+    label: 'Topic: order of the pages', words: 'How the topic crawl orders its hot pages and the rest: breadth-first, by backlinks found so far, or by PageRank of the graph seen so far (default breadth-first)',
+  },
+  topicRadius: {
+    flag: '--topic-radius', summary: 'topic: pages this many links or fewer from a matching page are hot too (default 3; 0: anchor and URL only)',
+    label: 'Topic: links around a match', words: 'Pages up to this many links from a page whose URL or link text holds the word go first too (default 3; 0: only the URL and the link text count)',
+  },
   batch: {
     flag: '--batch', summary: 'recompute PageRank every K fetched pages (default settings.batch, else maxPages/30, else 1000)',
     label: 'K: pages between PageRank computations', words: 'PageRank of the graph seen so far is computed again every K fetched pages (default: the batch size, else a thirtieth of the page limit, else 1,000)',

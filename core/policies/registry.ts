@@ -11,12 +11,13 @@ import { loadHistory } from './history.js';
 import { LargerSitesFirst } from './larger-sites-first.js';
 import { Omniscient } from './omniscient.js';
 import { Opic } from './opic.js';
-import { batchSize, checkParams, numberParam, stringParam } from './params.js';
+import { batchSize, checkParams, choiceParam, numberParam, stringParam } from './params.js';
 import { PartialPageRank } from './partial-pagerank.js';
 import { Performance } from './performance.js';
 import { Quality, qualitySource } from './quality.js';
 import { serverModel } from './server-rank.js';
-import { Topic } from './topic.js';
+import { HOT_RADIUS, Topic } from './topic.js';
+import { TOPIC_ORDERS, type TopicOrder } from './topic-orders.js';
 
 export type { PolicyContext } from './context.js';
 
@@ -114,11 +115,13 @@ const POLICIES: PolicyInfo[] = [
   {
     name: 'topic',
     summary: 'pages whose URL or anchor holds the topic word, and those 3 links around them, first',
-    params: ['topic'],
-    create: (params) => {
+    params: ['topic', 'topicOrder', 'topicRadius', 'batch'],
+    create: (params, ctx) => {
       const word = stringParam(params, 'topic');
       if (word === undefined) throw new CrawlError(ErrorCodes.BAD_OPTION, '--topic: required by policy topic (the topic word)', { field: 'policyParams.topic' });
-      return new Topic(word.trim());
+      const order = choiceParam(params, 'topicOrder', TOPIC_ORDERS, 'breadth-first');
+      const radius = numberParam(params, 'topicRadius', HOT_RADIUS, 0, 100, true);
+      return new Topic(word.trim(), topicOrdering(order, params, ctx), radius);
     },
   },
 ];
@@ -128,6 +131,15 @@ function needHistory(name: string, params: Record<string, unknown>, ctx: PolicyC
   const path = stringParam(params, 'history');
   if (path === undefined) throw new CrawlError(ErrorCodes.BAD_OPTION, `--history: required by policy ${name} (an earlier crawl's database)`, { field: 'policyParams.history' });
   return loadHistory(path, ctx);
+}
+
+function topicOrdering(order: TopicOrder, params: Record<string, unknown>, ctx: PolicyContext): Policy | null {
+  if (order === 'backlink-count') return new BacklinkCount();
+  if (order === 'batch-pagerank') {
+    const { k, scheduled } = batchSize(params, ctx);
+    return new BatchPageRank(k, scheduled);
+  }
+  return null;
 }
 
 function needOracle(name: string, ctx: PolicyContext): ReadonlyMap<string, number> {

@@ -21,6 +21,11 @@ export interface MeasureOptions {
   query?: string;
   /** IL's kind (default 'slashes'). */
   location?: LocationKind;
+  /**
+   * Similarity: a page hot by the topic rule is hot only with at least this many backlinks in
+   * the crawl's graph (Cho et al. §7, Graph 7: on the topic and five or more backlinks).
+   */
+  hotBacklinks?: number;
 }
 
 /** A measure's values by page id, what they are, and for similarity the pages hot by Cho's topic rule. */
@@ -36,6 +41,7 @@ export function checkMeasure(o: MeasureOptions): void {
   if (o.measure === 'similarity' && (o.query === undefined || words(o.query).length === 0)) {
     throw badOption('--query', 'required by --measure similarity (the query words)');
   }
+  if (o.hotBacklinks !== undefined && o.measure !== 'similarity') throw badOption('--hot-backlinks', 'only with --measure similarity (the topic rule\'s hot pages)');
   if (o.damping !== undefined && !(o.damping >= 0 && o.damping <= 1)) throw badOption('--damping', `must be in [0, 1], got ${o.damping}`);
 }
 
@@ -48,7 +54,7 @@ export function measureById(reader: CrawlReader, o: MeasureOptions): MeasuredPag
   checkMeasure(o);
   const name = o.measure ?? 'pagerank';
   const info: MeasureInfo = { name, scale: '', damping: null, text: null, query: null, location: null, hot: 'threshold' };
-  if (name === 'similarity') return similarityOf(reader, o.query!, info);
+  if (name === 'similarity') return similarityOf(reader, o.query!, info, o.hotBacklinks);
   const byId = new Map<number, number>();
   if (name === 'location') {
     const kind = o.location ?? 'slashes';
@@ -72,7 +78,7 @@ export function measureById(reader: CrawlReader, o: MeasureOptions): MeasuredPag
 }
 
 /** IS over the crawl's texts, and the pages hot by the topic rule, in one pass over the texts. */
-function similarityOf(reader: CrawlReader, query: string, info: MeasureInfo): MeasuredPages {
+function similarityOf(reader: CrawlReader, query: string, info: MeasureInfo, hotBacklinks: number | undefined): MeasuredPages {
   const source = textSource(reader);
   const queryWords = [...new Set(words(query))];
   const hot = new Set<number>();
@@ -83,13 +89,24 @@ function similarityOf(reader: CrawlReader, query: string, info: MeasureInfo): Me
     }
   };
   const byId = similarityScores(texts(), query);
+  if (hotBacklinks !== undefined) withBacklinks(reader, hot, hotBacklinks);
   Object.assign(info, {
+    hotBacklinks: hotBacklinks ?? null,
     text: source,
     query,
     hot: 'topic',
     scale: `tf-idf inner product with the query, over ${source === 'content' ? 'the stored text' : 'the titles (the crawl stored no content)'}`,
   });
   return { byId, info, hot };
+}
+
+/** Keeps the hot pages with at least `min` backlinks in the crawl's complete graph. */
+function withBacklinks(reader: CrawlReader, hot: Set<number>, min: number): void {
+  const cg = loadCrawlGraph(reader);
+  const counts = backlinkCounts(cg.graph);
+  const enough = new Set<number>();
+  for (let v = 0; v < cg.graph.n; v++) if (counts[v]! >= min) enough.add(cg.pageIds[v]!);
+  for (const id of [...hot]) if (!enough.has(id)) hot.delete(id);
 }
 
 /** The same measure over another crawl (an oracle), by canonical URL. */

@@ -84,6 +84,8 @@ export interface MeasureRequest {
   hotThreshold?: number;
   /** IS's query words (required by 'similarity', refused by the others). */
   query?: string;
+  /** Similarity: a page hot by the topic rule is hot only with this many backlinks or more (Cho et al.'s Graph 7: 5). */
+  hotBacklinks?: number;
   /** IR's damping (default 0.9) or PageRank's (0.85). */
   damping?: number;
   /** IR's values sum to N (default, as Cho et al.) or to 1. */
@@ -109,6 +111,8 @@ export interface MeasureInfo {
    * (similarity: a query word in the title or more than ten times in the body, Cho et al. §7).
    */
   hot: 'threshold' | 'topic';
+  /** With the topic rule: a hot page also needs at least this many backlinks (Cho et al. §7, Graph 7); absent or null: none. */
+  hotBacklinks?: number | null;
 }
 
 /** One point of Cho et al.'s curves (their Graphs 1 to 7): both models against pages fetched. */

@@ -28,6 +28,7 @@ export const MEASURE_SHORT: Record<MeasureName, string> = {
 
 const DAMPING = 'must be a number from 0 to 1';
 const SAMPLE = 'must be a whole number of pages from 2 to 2,147,483,647';
+const BACKLINKS = 'must be a whole number of backlinks, 0 or more';
 const POINTS = `must be a whole number from 2 to ${MAX_POINTS.toLocaleString('en-US')}`;
 const hot = () => z.number({ error: 'must be a number' }).optional();
 
@@ -41,6 +42,7 @@ export const MEASURE_FIELDS = {
     .max(MAX_QUERY_CHARS)
     .optional()
     .transform((q) => (q === undefined || q.trim() === '' ? undefined : q.trim())),
+  hotBacklinks: z.number({ error: BACKLINKS }).int(BACKLINKS).min(0, BACKLINKS).max(2 ** 31 - 1, BACKLINKS).optional(),
   damping: z.number({ error: DAMPING }).min(0, DAMPING).max(1, DAMPING).optional(),
   scale: z.enum(IR_SCALES, { error: 'must be n (the values sum to N, as Cho et al.) or 1' }).optional(),
   location: z.enum(LOCATION_KINDS, { error: `must be one of ${LOCATION_KINDS.join(', ')}` }).optional(),
@@ -60,6 +62,7 @@ export function checkMeasureFields(o: CheckedMeasure, ctx: z.core.$RefinementCtx
   if (m === 'similarity' && o.query === undefined) refuse('query', 'the similarity measure needs a query: the words pages are scored against');
   else if (m === 'similarity' && !/[\p{L}\p{N}]/u.test(o.query!)) refuse('query', 'holds no word to score pages against (letters or digits)');
   if (m !== 'similarity' && o.query !== undefined) refuse('query', 'only the similarity measure takes a query');
+  if (m !== 'similarity' && o.hotBacklinks !== undefined) refuse('hotBacklinks', "only the similarity measure's topic rule takes it");
   if (m !== 'location' && o.hotThreshold !== undefined && o.hotThreshold < 0) refuse(hotField, 'must be 0 or more (only the location metric has values below 0)');
   if (m !== 'pagerank' && m !== 'ir' && o.damping !== undefined) refuse('damping', 'only PageRank and IR take a damping');
   if (m !== 'ir' && o.scale !== undefined) refuse('scale', 'only IR takes a scale');
@@ -67,13 +70,13 @@ export function checkMeasureFields(o: CheckedMeasure, ctx: z.core.$RefinementCtx
 }
 
 /** The engine's measure options (ranking/measure.ts, with the threshold and the tau sample) from checked fields. */
-export function measureOptionsOf(o: CheckedMeasure): { measure?: MeasureName; threshold?: number; query?: string; damping?: number; scale?: IrScale; location?: LocationKind; tauSample?: number } {
-  return withoutUndefined({ measure: o.measure, threshold: o.hotThreshold, query: o.query, damping: o.damping, scale: o.scale, location: o.location, tauSample: o.tauSample });
+export function measureOptionsOf(o: CheckedMeasure): { measure?: MeasureName; threshold?: number; query?: string; hotBacklinks?: number; damping?: number; scale?: IrScale; location?: LocationKind; tauSample?: number } {
+  return withoutUndefined({ measure: o.measure, threshold: o.hotThreshold, query: o.query, hotBacklinks: o.hotBacklinks, damping: o.damping, scale: o.scale, location: o.location, tauSample: o.tauSample });
 }
 
 /** A request without its measure fields (what the simulator's other options are). */
 export function withoutMeasure<T extends CheckedMeasure>(o: T): Omit<T, keyof CheckedMeasure> {
-  const { measure: _m, hotThreshold: _h, query: _q, damping: _d, scale: _s, location: _l, tauSample: _t, ...rest } = o;
+  const { measure: _m, hotThreshold: _h, query: _q, hotBacklinks: _b, damping: _d, scale: _s, location: _l, tauSample: _t, ...rest } = o;
   return rest;
 }
 

@@ -62,13 +62,22 @@ export interface CrawlRun {
   stopReason: string;
 }
 
-/** `crawlbench crawl ARGS --json --quiet` in its own process; its summary. */
+/**
+ * `crawlbench crawl ARGS --json --quiet` in its own process; its summary. What it says on
+ * stderr is passed on, and a failure carries its last line (the one-line refusal of the CLI).
+ */
 export function runCrawl(args: string[]): Promise<CrawlRun> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [cliPath(), 'crawl', ...args, '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [cliPath(), 'crawl', ...args, '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out) as CrawlRun) : reject(new Error(`crawl exited with ${code}: ${out}`))));
+    child.stderr!.on('data', (d: Buffer) => {
+      process.stderr.write(d);
+      err = (err + d.toString()).slice(-4096);
+    });
+    // The summary is the last line (a parallel crawl may print its prediction's line before it).
+    child.once('close', (code) => (code === 0 ? resolveRun(JSON.parse(out.trim().split('\n').at(-1)!) as CrawlRun) : reject(new Error(`crawl exited with ${code}: ${err.trim().split('\n').at(-1) ?? ''}`))));
   });
 }
 

@@ -47,7 +47,7 @@ export async function caoModes(ctx: StepContext): Promise<StepResult> {
   }
   const rate = (m: Mode, r: number) => rates[m].get(r)!;
   const table: Table = {
-    kind: 'table', id: 'cao-figure-4', title: 'Figure 4: pages per second by connection mode and connections', cite: 'Cao, Jiang, Singh, section 5.2.1, Figure 4',
+    kind: 'table', id: 'cao-figure-4-table', title: 'Figure 4: pages per second by connection mode and connections', cite: 'Cao, Jiang, Singh, section 5.2.1, Figure 4',
     columns: ['r', 'http/1.0', 'keep-alive', 'pipelining', 'keep-alive / http/1.0', 'the paper', 'pipelining / keep-alive'],
     rows: cao.rList.map((r) => [r, rate('http/1.0', r).toFixed(0), rate('keep-alive', r).toFixed(0), rate('pipelining', r).toFixed(0),
       (rate('keep-alive', r) / rate('http/1.0', r)).toFixed(2), `more than ${CAO_FINDINGS.keepAliveOverHttp10}`, (rate('pipelining', r) / rate('keep-alive', r)).toFixed(2)]),

@@ -27,8 +27,8 @@ function graphSetting(ctx: StepContext) {
   return { name: 'graph', value: ctx.graphLabel, paper: '.cl and .gr crawls (millions of pages); the historical strategies on the .gr pair only', differs: true };
 }
 
-export function table41(ctx: StepContext): StepResult {
-  const report = runSimulation(ctx.graph, TABLE_4_1, ctx.log);
+export async function table41(ctx: StepContext): Promise<StepResult> {
+  const report = await runSimulation(ctx.graph, TABLE_4_1, ctx.log);
   const paper = new Map(CASTILLO_TABLE_4_1.map((p) => [p.policy, p]));
   const table: Table = {
     kind: 'table',
@@ -66,11 +66,11 @@ function curves(id: string, title: string, report: SimulateReport, label = (p: s
   };
 }
 
-export function figure47(ctx: StepContext): StepResult {
-  const runs = [1, 64, 256].map((r) => {
+export async function figure47(ctx: StepContext): Promise<StepResult> {
+  const runs = await Promise.all([1, 64, 256].map(async (r) => {
     const s: SimSettings = { policies: ['larger-sites-first', 'breadth-first'], r, w: W, c: 1 };
-    return { r, s, report: runSimulation(ctx.graph, s, ctx.log) };
-  });
+    return { r, s, report: await runSimulation(ctx.graph, s, ctx.log) };
+  }));
   const figure: Figure = {
     kind: 'figure', id: 'castillo-figure-4.7', title: 'Figure 4.7: cumulative PageRank, r = 1, 64, 256', cite: 'Castillo, section 4.3.5, Figure 4.7',
     xLabel: 'share of pages fetched', yLabel: 'cumulative PageRank',
@@ -91,9 +91,9 @@ export function figure47(ctx: StepContext): StepResult {
 
 const BANDWIDTHS = CASTILLO_TABLE_4_2.map((b) => b.bandwidth);
 
-export function table42(ctx: StepContext): StepResult {
+export async function table42(ctx: StepContext): Promise<StepResult> {
   const s = { policies: ['larger-sites-first'], rs: [1, 64, 256], bandwidths: BANDWIDTHS, w: W, c: 1, maxPagesPerSite: ctx.scale.batchPagesPerSite };
-  const cells = runSpeedupGrid(ctx.graph, s, ctx.log);
+  const cells = await runSpeedupGrid(ctx.graph, s, ctx.log);
   const at = (r: number, b: number) => cells.find((c) => c.r === r && c.bandwidth === b)!;
   // The thesis states each time as a speed-up over r = 1 at a bandwidth the link does not limit.
   const base = at(1, BANDWIDTHS[BANDWIDTHS.length - 1]!).simulatedSeconds;

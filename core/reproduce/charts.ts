@@ -17,8 +17,8 @@ export function figureSvg(f: Figure, width = 720, height = 440): string {
       legend: { bottom: 0, type: 'plain' },
       grid: { left: 70, right: 30, top: 70, bottom: 95 },
       xAxis: { type: f.xLog ? 'log' : 'value', name: f.xLabel, nameLocation: 'middle', nameGap: 28, scale: true },
-      yAxis: { type: 'value', name: f.yLabel, nameLocation: 'middle', nameGap: 50 },
-      series: f.series.map((s) => ({ name: s.name, type: f.style ?? 'line', showSymbol: false, data: s.points })),
+      yAxis: { type: f.yLog ? 'log' : 'value', name: f.yLabel, nameLocation: 'middle', nameGap: 50 },
+      series: f.series.map((s) => ({ name: s.name, type: f.style ?? 'line', showSymbol: f.style === 'scatter', symbolSize: 7, step: f.steps ? 'end' : false, data: s.points })),
     });
     return chart.renderToSVGString();
   } finally {

@@ -5,17 +5,15 @@
  * the printed command runs. The orderings are the paper's three: breadth-first, backlink count
  * (IB') and PageRank (IR', crawlbench's batch-pagerank); its virtual crawler had no politeness,
  * so r = 1, w = 0 and no latency. Graphs 6 and 7 (hot pages by content) need page text, which a
- * generated graph does not have: they are drawn only from a crawl database given as --graph.
+ * generated graph does not have: cho-topic.ts draws them on the demo web's crawl.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { backlinkCounts } from '../ranking/importance.js';
 import type { SimulateReport } from '../simulator/simulate.js';
-import { loadSimGraph, type SimGraph } from '../simulator/sim-graph.js';
+import { loadSimGraph } from '../simulator/sim-graph.js';
 import { pct, type Figure, type StepResult, type Table } from './output.js';
 import { CHO_SETTINGS } from './paper-numbers.js';
-import { runSimulation, simulateCommand, type SimSettings } from './sim-runs.js';
+import { oneSite, runSimulation, simulateCommand, type SimSettings } from './sim-runs.js';
 import type { StepContext } from './context.js';
 
 const ORDERINGS = ['breadth-first', 'backlink-count', 'batch-pagerank'];
@@ -55,9 +53,9 @@ function choTable(id: string, title: string, cite: string, report: SimulateRepor
 }
 
 /** Graphs 1 and 2: importance IB, hot = 100 backlinks or more; PST and PCS. */
-export function graphs12(ctx: StepContext): StepResult {
+export async function graphs12(ctx: StepContext): Promise<StepResult> {
   const s = base({ measure: 'backlinks', threshold: CHO_SETTINGS.ibThreshold });
-  const report = runSimulation(ctx.graph, s, ctx.log);
+  const report = await runSimulation(ctx.graph, s, ctx.log);
   const cmd = [simulateCommand(s)];
   const g1 = { ...choFigure('cho-graph-1', 'Graph 1: I(P) = IB(P), G = 100 (PST)', 'Cho et al., section 6, Graph 1', report, 'hot'), commands: cmd };
   const g2 = { ...choFigure('cho-graph-2', 'Graph 2: I(P) = IB(P) (PCS)', 'Cho et al., section 6, Graph 2', report, 'stop'), commands: cmd };
@@ -70,9 +68,9 @@ export function graphs12(ctx: StepContext): StepResult {
 }
 
 /** Graph 3: importance IR (d = 0.9, summing to N), hot = IR >= 13. */
-export function graph3(ctx: StepContext): StepResult {
+export async function graph3(ctx: StepContext): Promise<StepResult> {
   const s = base({ measure: 'ir', threshold: CHO_SETTINGS.irThreshold, damping: CHO_SETTINGS.damping });
-  const report = runSimulation(ctx.graph, s, ctx.log);
+  const report = await runSimulation(ctx.graph, s, ctx.log);
   return {
     paper: 'cho', step: 'graph-3', seconds: 0,
     items: [
@@ -83,34 +81,12 @@ export function graph3(ctx: StepContext): StepResult {
   };
 }
 
-/** The site of the graph whose page count is nearest the Database Group's 1,100, as a dataset folder of its own. */
-function oneSiteGraph(g: SimGraph, dir: string): { site: string; pages: number } {
-  const counts = new Map<number, number>();
-  for (let v = 0; v < g.n; v++) counts.set(g.siteOf[v]!, (counts.get(g.siteOf[v]!) ?? 0) + 1);
-  let best = 0;
-  for (const [s, n] of counts) if (Math.abs(n - CHO_SETTINGS.sitePages) < Math.abs((counts.get(best) ?? 0) - CHO_SETTINGS.sitePages)) best = s;
-  const local = new Map<number, number>();
-  const pages: string[] = [];
-  for (let v = 0; v < g.n; v++) if (g.siteOf[v] === best) { local.set(v, local.size); pages.push(`${local.size - 1}\t${g.urls[v]}\n`); }
-  const links: string[] = [];
-  for (const [v, id] of local) {
-    for (let k = g.graph.offsets[v]!; k < g.graph.offsets[v + 1]!; k++) {
-      const t = local.get(g.graph.targets[k]!);
-      if (t !== undefined) links.push(`${id}\t${t}\n`);
-    }
-  }
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'pages.tsv.gz'), gzipSync(pages.join('')));
-  writeFileSync(join(dir, 'links.tsv.gz'), gzipSync(links.join('')));
-  return { site: g.sites[best]!, pages: local.size };
-}
-
 /** Graphs 4 and 5: one site of about 1,100 pages crawled alone, IB with G = 5; its histogram of backlinks. */
-export function graphs45(ctx: StepContext): StepResult {
+export async function graphs45(ctx: StepContext): Promise<StepResult> {
   const dir = join(ctx.outDir, 'cho-one-site');
-  const { site, pages } = oneSiteGraph(loadSimGraph(ctx.graph), dir);
+  const { site, pages } = await oneSite(ctx.graph, dir, CHO_SETTINGS.sitePages, ctx.log);
   const s = base({ measure: 'backlinks', threshold: CHO_SETTINGS.siteThreshold });
-  const report = runSimulation(dir, s, ctx.log);
+  const report = await runSimulation(dir, s, ctx.log);
   const counts = backlinkCounts(loadSimGraph(dir).graph);
   const histogram = new Map<number, number>();
   for (const c of counts) histogram.set(c, (histogram.get(c) ?? 0) + 1);

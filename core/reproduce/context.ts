@@ -10,4 +10,6 @@ export interface StepContext {
   /** Where the step writes anything besides its items (a subgraph, crawl databases). */
   outDir: string;
   log: (msg: string) => void;
+  /** What steps of one run share (the demo web's crawl), by name. */
+  shared: Map<string, unknown>;
 }

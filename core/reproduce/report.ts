@@ -40,15 +40,15 @@ export function reportMarkdown(s: ReproduceSummary): string {
   const out = [
     '# crawlbench reproduce',
     '',
-    `Scale: ${s.scale}; papers: ${s.papers.join(', ')}; started ${s.date}; ${formatSeconds(s.seconds)} in all. Each table shows crawlbench's`,
+    `Scale: ${s.scale}; papers: ${s.papers.join(', ')}; started ${s.date}; ${formatSeconds(s.seconds)} in all${s.cpuSeconds !== undefined ? `, ${formatSeconds(s.cpuSeconds)} of CPU` : ''}${s.load ? ` (one-minute load average ${s.load.min.toFixed(1)}-${s.load.max.toFixed(1)})` : ''}. Each table shows crawlbench's`,
     "numbers beside the paper's (transcribed from its tables, or the numbers its text gives where a figure has",
     'no table); every setting is listed with the paper\'s, and "differs" marks where they are not the same.',
     'In the commands, GRAPH is the graph the step ran on (a generated one: in the cache folder, reproduce/NAME).',
     s.pngProblem ? `Figures: SVG and CSV; ${s.pngProblem}.` : 'Figures: SVG (ECharts\' server-side renderer), PNG (the SVG rasterised by resvg) and CSV.',
     '',
-    '| paper | step | graph | time |',
-    '|---|---|---|---|',
-    ...s.steps.map((x) => `| ${x.paper} | ${x.step} | ${x.graph} | ${formatSeconds(x.seconds)} |`),
+    '| paper | step | graph | time | CPU |',
+    '|---|---|---|---|---|',
+    ...s.steps.map((x) => `| ${x.paper} | ${x.step} | ${x.graph} | ${formatSeconds(x.seconds)} | ${x.cpuSeconds === undefined ? '' : formatSeconds(x.cpuSeconds)} |`),
     '',
   ];
   for (const paper of s.papers) {

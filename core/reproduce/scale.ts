@@ -28,6 +28,10 @@ export interface Scale {
   turkSiteParts: number[];
   /** Table 4.2's batch: at most this many pages a site. */
   batchPagesPerSite: number;
+  /** The demo web's real crawl (Castillo's Figures 4.12-4.15, Cho's Graphs 6 and 7): sites, pages, connections. */
+  demo: { sites: number; pages: number; r: number };
+  /** Türk's measured columns: the parallel crawler on a test web of this many pages and sites, at these K; the hashes, and the partitioners' assignments too. */
+  parallel: { sites: number; pages: number; parts: number[]; partitioners: boolean };
   /** Cao's crawls of the test web. */
   cao: { sites: number; pages: number; rList: number[]; strategiesSites: number; strategiesPages: number; strategiesR: number; pagesPerR: number };
 }
@@ -40,6 +44,8 @@ export const SCALES: Record<Scale['name'], Scale> = {
     turkPageParts: [2, 4, 8, 16, 32, 64, 128, 256],
     turkSiteParts: [2, 4, 8, 16, 32, 64],
     batchPagesPerSite: 30,
+    demo: { sites: 600, pages: 20_000, r: 64 },
+    parallel: { sites: 400, pages: 20_000, parts: [2, 4], partitioners: true },
     cao: { sites: 200, pages: 20_000, rList: [1, 4, 16, 64], strategiesSites: 300, strategiesPages: 6_000, strategiesR: 64, pagesPerR: 150 },
   },
   small: {
@@ -49,7 +55,9 @@ export const SCALES: Record<Scale['name'], Scale> = {
     turkPageParts: [2, 4, 8],
     turkSiteParts: [2, 4],
     batchPagesPerSite: 30,
-    cao: { sites: 20, pages: 400, rList: [2, 8], strategiesSites: 12, strategiesPages: 150, strategiesR: 8, pagesPerR: 30 },
+    demo: { sites: 12, pages: 300, r: 16 },
+    parallel: { sites: 12, pages: 300, parts: [2], partitioners: false },
+    cao: { sites: 20, pages: 400, rList: [4], strategiesSites: 12, strategiesPages: 150, strategiesR: 8, pagesPerR: 30 },
   },
 };
 

@@ -31,9 +31,12 @@ export interface Figure {
   xLabel: string;
   yLabel: string;
   series: Series[];
-  /** 'bar' draws the series as bars (a histogram); default lines. */
-  style?: 'line' | 'bar';
+  /** 'bar' draws the series as bars (a histogram), 'scatter' as points (a histogram on log axes); default lines. */
+  style?: 'line' | 'bar' | 'scatter';
   xLog?: boolean;
+  yLog?: boolean;
+  /** Lines as steps: each value holds until the next point (a count that changes at instants). */
+  steps?: boolean;
   commands: string[];
   notes: string[];
 }
@@ -45,6 +48,8 @@ export interface StepResult {
   paper: 'castillo' | 'cho' | 'cao' | 'turk';
   step: string;
   seconds: number;
+  /** CPU seconds the step used: this process and the crawls, test webs and partitioners it started and waited for (Linux; absent elsewhere). */
+  cpuSeconds?: number;
   settings: Array<{ name: string; value: string; paper: string; differs: boolean }>;
   items: Item[];
   /** A step that could not run here: why (a missing tool, a graph without text...). */
@@ -59,6 +64,10 @@ export interface ReproduceSummary {
   /** The steps in the order they ran; `dir` is the folder of their files within the output (. or the graph's label). */
   steps: Array<StepResult & { dir: string; graph: string }>;
   seconds: number;
+  /** CPU seconds of the whole run, as each step's (absent where /proc is not there to read). */
+  cpuSeconds?: number;
+  /** The one-minute load average, lowest and highest, taken as each step ended (the machine may be shared). */
+  load?: { min: number; max: number };
   /** Why the figures have no PNG beside their SVG (resvg could not load); absent when they have. */
   pngProblem?: string;
 }

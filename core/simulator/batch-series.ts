@@ -97,9 +97,16 @@ export class BatchRecorder {
 
   /** Active robots from `from` to `to` (ms): the steps in seconds since `from`, and their time-average. */
   private activeBetween(from: number, to: number): { series: { t: number[]; active: number[] }; mean: number } {
-    // The count in force at `from`: the last change at or before it.
-    let i = 0;
-    while (i < this.steps && this.stepT[i]! <= from) i++;
+    // The count in force at `from`: the last change at or before it. The changes are in time
+    // order, and a crawl has thousands of batches over millions of changes: found by bisection.
+    let lo = 0;
+    let hi = this.steps;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.stepT[mid]! <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    let i = lo;
     const t: number[] = [0];
     const active: number[] = [i > 0 ? this.stepV[i - 1]! : 0];
     let area = 0;

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { limited } from '../config/limit-schema.js';
 import { checkMeasureFields, MEASURE_FIELDS, withoutUndefined } from '../ranking/request-schema.js';
+import { TOPIC_ORDERS } from '../policies/topic-orders.js';
 
 /** A crawl id or a dataset folder name: no path separators, no leading dot. */
 export const SOURCE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -17,6 +18,7 @@ const MAX_SEEDS = 100_000;
 const name = (what: string) => z.string({ error: `must be the name of ${what}` }).regex(SOURCE_ID, `is not the name of ${what} (letters, digits, . _ -)`).refine((s) => !s.includes('..'), `is not the name of ${what}`);
 const SEED_RANGE = 'must be a whole number from 0 to 2,147,483,647';
 const SHARE = 'must be a share in (0, 1]';
+const TOPIC_RADIUS = 'must be a whole number of links from 0 to 100';
 const orNull = (s: z.ZodNumber) => s.nullable().optional().transform((v) => v ?? null);
 
 /** The fields of a simulation but its source, with the simulator's defaults; the measure of Cho et al.'s curves as eval's. */
@@ -35,6 +37,8 @@ const OPTION_FIELDS = {
   siteKey: z.enum(['host', 'domain'], { error: 'must be host or domain' }).default('host'),
   perIp: z.boolean().default(false),
   topic: z.string().max(200).optional().transform((t) => (t === undefined || t.trim() === '' ? undefined : t.trim())),
+  topicOrder: z.enum(TOPIC_ORDERS, { error: `must be one of ${TOPIC_ORDERS.join(', ')}` }).optional(),
+  topicRadius: z.number({ error: TOPIC_RADIUS }).int(TOPIC_RADIUS).min(0, TOPIC_RADIUS).max(100, TOPIC_RADIUS).optional(),
   historyShare: z.number({ error: SHARE }).gt(0, SHARE).max(1, SHARE).optional(),
   historyCrawl: name('a crawl').optional(),
   seeds: z
@@ -57,6 +61,9 @@ function expand<T extends Options>(o: T, ctx: z.core.$RefinementCtx, policies: r
   }
   const chosen = [...new Set(expanded)];
   checkMeasureFields(o, ctx);
+  for (const field of ['topicOrder', 'topicRadius'] as const) {
+    if (o[field] !== undefined && !chosen.includes('topic')) ctx.addIssue({ code: 'custom', path: [field], message: 'only the topic policy uses it' });
+  }
   if (o.historyCrawl !== undefined && !chosen.some((p) => p.startsWith('historical-'))) {
     ctx.addIssue({ code: 'custom', path: ['historyCrawl'], message: 'only the historical policies use an earlier crawl' });
   }

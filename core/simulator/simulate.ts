@@ -34,6 +34,9 @@ export interface SimulateOptions {
   /** Share of pages the derived previous crawl keeps (default 0.55, as in the thesis). */
   historyShare?: number;
   topic?: string;
+  /** The topic policy's order of both queues and its radius (policies/topic.ts). */
+  topicOrder?: string;
+  topicRadius?: number;
   /** Seed URLs (must be pages of the graph); default: every site's home page. */
   seeds?: string[];
   siteKey?: SiteKeyMode;
@@ -60,6 +63,38 @@ export interface SimulateOptions {
   onPolicyProgress?: (e: { policy: string; index: number; count: number; fetched: number; pages: number }) => void;
   /** Pages between two onPolicyProgress calls within a policy (default 1,000). */
   progressEvery?: number;
+  /** For a caller that simulates one graph many times (`reproduce`): what it may reuse. */
+  reuse?: SimulationReuse;
+}
+
+/**
+ * The graph prepared once, and each policy's run kept under its settings: asked again, it is
+ * reused (a run does not depend on the measure it is scored by). Cleared when the graph changes.
+ */
+export interface SimulationReuse {
+  key: string | null;
+  prepared: Prepared | null;
+  runs: Map<string, SimulationResult>;
+}
+
+/** The prepared graph, from the reuse when it is the same graph and seeds. */
+export function preparedFor(opts: Pick<SimulateOptions, 'graph' | 'seeds' | 'siteKey' | 'reuse'>): Prepared {
+  const r = opts.reuse;
+  if (!r) return prepare(opts);
+  const key = JSON.stringify([opts.graph, opts.siteKey ?? 'host', opts.seeds ?? null]);
+  if (r.key !== key || !r.prepared) {
+    r.key = null;
+    r.prepared = null;
+    r.runs.clear();
+    r.prepared = prepare(opts);
+    r.key = key;
+  }
+  return r.prepared;
+}
+
+function runKey(name: string, o: Omit<SimulateOptions, 'graph' | 'policies'>): string {
+  const { measure: _m, onProgress: _p, onPolicyProgress: _pp, progressEvery: _e, reuse: _r, points: _pts, ...settings } = o;
+  return JSON.stringify([name, Object.entries(settings).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b))]);
 }
 
 export type { PolicyOutcome, SimulateReport } from './report.js';
@@ -107,7 +142,7 @@ export function policyNames(requested: string[], topic: string | undefined): str
 export function simulate(opts: SimulateOptions): SimulateReport {
   const log = opts.onProgress ?? (() => {});
   const names = policyNames(opts.policies, opts.topic);
-  const p = prepare(opts);
+  const p = preparedFor(opts);
   log(`graph ${opts.graph}: ${p.g.n} pages, ${p.g.graph.targets.length} links, ${p.g.sites.length} sites; ${p.reachableCount} reachable from ${p.seeds.length} seeds (${p.loadSeconds.toFixed(1)} s)`);
   const { history, historySource } = historyFor(names, opts, p);
   const measured = simMeasure(p, opts.measure ?? {});
@@ -118,7 +153,9 @@ export function simulate(opts: SimulateOptions): SimulateReport {
     const tick = opts.onPolicyProgress;
     const at = (fetched: number) => tick?.({ policy: name, index, count: names.length, fetched, pages: most });
     at(0);
-    const result = runOne(p, name, opts, history, historySource, tick ? at : undefined);
+    const key = opts.reuse ? runKey(name, opts) : '';
+    const result = opts.reuse?.runs.get(key) ?? runOne(p, name, opts, history, historySource, tick ? at : undefined);
+    opts.reuse?.runs.set(key, result);
     const outcome = evaluateRun(result, p.truth, opts.points ?? 400, measured);
     log(
       `  ${name}: ${outcome.pagesFetched} pages, avg cumulative PageRank ${outcome.averageCumulativePageRank.toFixed(3)}, ` +
@@ -190,7 +227,7 @@ export function runOne(
 ): SimulationResult {
   const params: Record<string, unknown> = {};
   if (name.startsWith('historical-')) params.history = historySource ?? 'history';
-  if (name === 'topic') params.topic = opts.topic;
+  if (name === 'topic') Object.assign(params, { topic: opts.topic }, opts.topicOrder !== undefined ? { topicOrder: opts.topicOrder } : {}, opts.topicRadius !== undefined ? { topicRadius: opts.topicRadius } : {});
   // The topic policy reads the anchor text of the link that discovered a page, as in a crawl.
   if (name === 'topic' && p.g.anchors === undefined) p.g.anchors = loadAnchors(p.g);
   return new Simulation(p.g, {

@@ -24,7 +24,7 @@ describe('policy registry', () => {
       expect(p.summary.length).toBeGreaterThan(10);
       expect(p.summary).not.toContain('\n');
     }
-    expect(listPolicies().find((p) => p.name === 'topic')!.params).toEqual(['topic']);
+    expect(listPolicies().find((p) => p.name === 'topic')!.params).toEqual(['topic', 'topicOrder', 'topicRadius', 'batch']);
     expect(listPolicies().find((p) => p.name === 'historical-partial-pagerank')!.params).toEqual(['history', 'batch']);
   });
 
@@ -207,5 +207,28 @@ describe('topic', () => {
     fetch(6, [7]);
     expect([1, 2, 3, 4, 5, 6, 7].map((id) => host.priority.get(id))).toEqual([0, HOT, HOT, HOT, HOT, HOT, 0]);
     expect(topic.isHot(1)).toBe(false);
+  });
+
+  it("orders both queues by its ordering (Cho et al.'s Graph 6): backlink counts inside the hot band and below it", () => {
+    const topic = createPolicy('topic', { topic: 'jazz', topicOrder: 'backlink-count', topicRadius: 0 });
+    const { host, see, fetch } = sim(topic, (id) => (id === 3 || id === 4 ? `http://a.test/jazz${id}` : urlOf(id)));
+    see(1);
+    fetch(1, [2, 3, 4]);
+    fetch(2, [3, 5]);
+    // 3 and 4 match the word: hot, plus their backlinks (2 and 1); 5 is cold with one backlink; radius 0 spreads nothing.
+    expect([2, 3, 4, 5].map((id) => host.priority.get(id))).toEqual([1, HOT + 2, HOT + 1, 1]);
+    fetch(3, [6]);
+    expect(host.priority.get(6)).toBe(1);
+  });
+
+  it('with radius 0 is the paper\'s Fig. 4 crawler: only the URL and the anchor make a page hot', () => {
+    const near = createPolicy('topic', { topic: 'jazz', topicRadius: 0 }) as Topic;
+    const { host, see, fetch } = sim(near, (id) => (id === 2 ? 'http://a.test/jazz' : urlOf(id)));
+    see(1);
+    fetch(1, [2]);
+    fetch(2, [3]);
+    expect([2, 3].map((id) => host.priority.get(id))).toEqual([HOT, 0]);
+    expect(() => createPolicy('topic', { topic: 'jazz', topicOrder: 'opic' })).toThrow('--topic-order: "opic" (use breadth-first, backlink-count, batch-pagerank)');
+    expect(() => createPolicy('topic', { topic: 'jazz', topicRadius: -1 })).toThrow('--topic-radius');
   });
 });

@@ -90,6 +90,18 @@ describe("eval --measure: Cho et al.'s measures of a finished crawl", () => {
     expect(() => evaluateCrawl(db, { measure: 'similarity' })).toThrow(expect.objectContaining({ code: ErrorCodes.BAD_OPTION, message: expect.stringContaining('--query') }));
   });
 
+  it("Graph 7's rule: on the topic and at least N backlinks (--hot-backlinks), only with similarity", () => {
+    // On the topic: / (4 backlinks) and /a/b (1). With N = 2 only / is hot; with N = 1 both; with N = 5 none.
+    const hot = (n: number) => evaluateCrawl(db, { measure: 'similarity', query: 'computer', hotBacklinks: n });
+    expect(hot(2).threshold.hotPages).toBe(1);
+    expect(hot(2).measure.hotBacklinks).toBe(2);
+    // Fetched /c, /, /a, /d, /a/b: the one hot page, /, comes second.
+    expect(hot(2).choCurve.map((p) => p.hotFetched)).toEqual([0, 1, 1, 1, 1]);
+    expect(hot(1).threshold.hotPages).toBe(2);
+    expect(hot(5).threshold.hotPages).toBe(0);
+    expect(() => evaluateCrawl(db, { measure: 'backlinks', hotBacklinks: 5 })).toThrow(expect.objectContaining({ code: ErrorCodes.BAD_OPTION, message: expect.stringContaining('--hot-backlinks') }));
+  });
+
   it("location: minus the path's slashes; the shallow pages are the top ones", () => {
     withReader((reader) => expect([...measureById(reader, { measure: 'location' }).byId.values()]).toEqual([-1, -1, -2, -1, -1]));
     const ev = evaluateCrawl(db, { measure: 'location', threshold: -1 });

@@ -101,7 +101,9 @@ REQUEST_SCHEMAS.push('core/api/parallel-request-schema.ts');
 // The measure of an evaluation or a simulation, and the evaluation's request (issue 27).
 REQUEST_SCHEMAS.push('core/ranking/request-schema.ts');
 const BROWSER_SAFE = [
-  'core/config/limits.ts', 'core/api/limits.ts', 'core/config/pem-blocks.ts', ...RESULT_TYPES, 'core/api/contract.ts', ...FEATURE_CONTRACTS,
+  'core/config/limits.ts', 'core/api/limits.ts', 'core/config/pem-blocks.ts', ...RESULT_TYPES,
+  // The topic policy's orderings, which the simulation schema checks (issue 27): a list, no import.
+  'core/policies/topic-orders.ts', 'core/api/contract.ts', ...FEATURE_CONTRACTS,
   'core/api/rpc.ts', 'core/api/rpc-client.ts', 'core/api/ws-client.ts', 'core/api/ipc.ts', 'core/api/rpc-server.ts',
   ...REQUEST_SCHEMAS,
 ];

@@ -12,7 +12,7 @@ import type { ReproduceSummary, Table } from '../../core/reproduce/output.js';
 import { graphName, SCALES } from '../../core/reproduce/scale.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { itWith } from '../references.js';
+import { itWith, present } from '../references.js';
 
 const out = join(tmpDir(), 'out');
 const national = join(cacheDir(), 'reproduce', graphName(SCALES.small.national));
@@ -26,9 +26,10 @@ const table = (id: string): Table => {
   return t;
 };
 const column = (t: Table, name: string, nth = 0) => t.columns.map((c, i) => [c, i] as const).filter(([c]) => c === name)[nth]![1];
-/** Runs a command the report printed, on the graph it ran on; its JSON. */
+const demoDb = join(out, 'demo-crawl.db');
+/** Runs a command the report printed, on the graph it ran on (GRAPH, or the demo web's crawl DB); its JSON. */
 async function printed(command: string, graph: string): Promise<any> {
-  const args = command.replace(/^crawlbench /, '').replace('GRAPH', graph).replace('OUT/', `${out}/`).split(' ');
+  const args = command.replace(/^crawlbench /, '').split(' ').map((a) => (a === 'GRAPH' || a === 'DB' ? graph : a.replace('OUT/', `${out}/`)));
   const r = await crawlbench(args);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
@@ -42,14 +43,21 @@ describe('crawlbench reproduce --paper all --scale small', () => {
     expect(r.code, r.stderr).toBe(0);
     stdout = r.stdout;
     summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as ReproduceSummary;
-  }, 120_000);
+  }, 300_000);
 
   it('prints each step\'s time, and writes every table as CSV and every figure as CSV, SVG and PNG, named in report.md', () => {
-    const steps = ['castillo table-4.1', 'castillo figure-4.7', 'castillo table-4.2', 'cho graphs-1-2', 'cho graph-3', 'cho graphs-4-5', 'cao figure-4', 'cao figure-7', 'turk tables-6.2-6.5'];
-    for (const s of steps) expect(stdout).toMatch(new RegExp(`^${s}: [\\d.]+ (s|min)$`, 'm'));
+    const steps = ['castillo table-4.1', 'castillo figure-4.7', 'castillo table-4.2', 'castillo figures-4.9-4.11', 'castillo figures-4.12-4.15', 'cho graphs-1-2', 'cho graph-3', 'cho graphs-4-5', 'cho graphs-6-7', 'cao figure-4', 'cao figure-7', 'turk tables-6.2-6.5', 'turk measured'];
+    for (const s of steps) expect(stdout).toMatch(new RegExp(`^${s}: [\\d.]+ (s|min)( \\(CPU [\\d.]+ (s|min)\\))?$`, 'm'));
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     const ids = summary.steps.flatMap((s) => s.items.map((i) => [i.id, i.kind] as const));
-    expect(ids.map(([id]) => id)).toEqual(expect.arrayContaining(['castillo-table-4.1', 'castillo-figure-4.7', 'castillo-table-4.2', 'cho-graph-1', 'cho-graph-2', 'cho-graph-3', 'cho-graph-4', 'cho-graph-5', 'cao-figure-4', 'cao-figure-7c', 'turk-table-6.2', 'turk-table-6.3', 'turk-table-6.4', 'turk-table-6.5']));
+    expect(ids.map(([id]) => id)).toEqual(expect.arrayContaining(['castillo-table-4.1', 'castillo-figure-4.7', 'castillo-table-4.2', 'cho-graph-1', 'cho-graph-2', 'cho-graph-3', 'cho-graph-4', 'cho-graph-5', 'cao-figure-4', 'cao-figure-7c', 'turk-table-6.2', 'turk-table-6.3', 'turk-table-6.4', 'turk-table-6.5',
+      'castillo-figure-4.9', 'castillo-figure-4.10', 'castillo-figure-4.11', 'castillo-figures-4.10-4.11', 'castillo-figure-4.12', 'castillo-figure-4.12-days', 'castillo-real-crawl-thesis',
+      'castillo-figure-4.13', 'castillo-figure-4.14', 'castillo-figure-4.15', 'castillo-figure-4.15-summary', 'cho-graph-6', 'cho-graph-6-table', 'cho-graph-7', 'cho-graph-7-table']));
+    // Without nats-server the step says why and draws nothing.
+    if (present('nats-server')) expect(ids.map(([id]) => id)).toContain('turk-measured');
+    else expect(summary.steps.find((x) => x.step === 'measured')?.skipped).toContain('nats-server');
+    // One file per item: two items of one id would write over each other's CSV.
+    expect(new Set(ids.map(([id]) => id)).size).toBe(ids.length);
     for (const [id, kind] of ids) {
       expect(readFileSync(join(out, `${id}.csv`), 'utf8').split('\n').length).toBeGreaterThan(2);
       if (kind === 'figure') {
@@ -131,11 +139,74 @@ describe('crawlbench reproduce --paper all --scale small', () => {
   }, 60_000);
 
   it("Cao's Figure 4 has pages per second for each mode and r, and Figure 7 each strategy's curves", () => {
-    const t = table('cao-figure-4');
+    const t = table('cao-figure-4-table');
     expect(t.rows.map((r) => r[0])).toEqual(SCALES.small.cao.rList);
     for (const row of t.rows) for (const c of [1, 2, 3]) expect(Number(row[c])).toBeGreaterThan(0);
     const f7 = table('cao-figure-7');
     expect(f7.rows.map((r) => r[0])).toEqual(['breadth-first', 'performance', 'quality', 'crawl-ability']);
     expect(existsSync(join(out, 'cao-figure-7a.svg'))).toBe(true);
   });
+
+  it("Figures 4.9-4.11 are the middle batch of simulate --batch K's breadth-first runs, at 2 and 20 KB/s, c = 1 and 100", async () => {
+    const t = table('castillo-figures-4.10-4.11');
+    expect(t.commands).toHaveLength(4);
+    for (const [i, cmd] of t.commands.entries()) {
+      expect(cmd).toMatch(/--policy breadth-first --r 256 --w 15s --c (1|100) --bandwidth (2000|20000) --batch \d+ /);
+      const p = (await printed(cmd, national)).policies[0];
+      const m = p.batches.find((b: any) => b.index === p.middleBatch);
+      const row = t.rows[i]!;
+      expect([row[column(t, 'batch')], row[column(t, 'pages')], row[column(t, 'sites')]]).toEqual([m.index, m.pages, m.sites]);
+      expect(row[column(t, 'retrieval (h)')]).toBe(((m.endSeconds - m.formedSeconds) / 3600).toFixed(1));
+      expect(row[column(t, 'mean active robots')]).toBe(m.meanActiveRobots.toFixed(1));
+    }
+    expect(t.rows.map((r) => r[column(t, 'thesis (h)')])).toEqual(['33', '9', '29', '3']);
+  }, 60_000);
+
+  it('Figures 4.12-4.15 are eval of the demo web\'s crawl cut into ten slices of its time, and simulate on its graph', async () => {
+    const days = table('castillo-figure-4.12-days');
+    expect(days.rows.map((r) => r[0])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const ev = await printed(days.commands.at(-1)!, demoDb);
+    // Each slice's PageRank so far: eval's cumulative PageRank after the pages, in fetch order, fetched by the slice's end.
+    const duration = ev.curve.at(-1).seconds;
+    let k = 0;
+    for (const row of days.rows) {
+      const day = row[0] as number;
+      while (k + 1 < ev.curve.length && (ev.curve[k + 1].seconds <= (duration * day) / 10 || day === 10)) k++;
+      expect(row[column(days, 'PageRank so far')]).toBe(pct(ev.curve[k].cumulativePageRank));
+    }
+    const summary415 = table('castillo-figure-4.15-summary');
+    expect(summary415.rows[0]!.slice(1, 4)).toEqual([ev.pagesFetched, f3(ev.averageCumulativePageRank), f3(ev.kendallTau)]);
+    const sim = (await printed(summary415.commands[1]!, demoDb)).policies[0];
+    expect(summary415.commands[1]).toContain('--policy larger-sites-first');
+    expect(summary415.rows[1]!.slice(1, 3)).toEqual([sim.pagesFetched, f3(sim.averageCumulativePageRank)]);
+    const depths = table('castillo-figure-4.14-depths');
+    expect(depths.rows.reduce((n, r) => n + (r[1] as number), 0)).toBe(ev.pagesFetched);
+  }, 60_000);
+
+  it("Cho's Graphs 6 and 7 are simulate's topic crawler on the crawl's stored text, hot by content (and 5+ backlinks for Graph 7)", async () => {
+    for (const id of ['cho-graph-6-table', 'cho-graph-7-table']) {
+      const t = table(id);
+      expect(t.notes[0]).toContain('judged on the stored text');
+      for (const [i, cmd] of t.commands.entries()) {
+        expect(cmd).toMatch(/--policy topic .*--topic science --topic-order (breadth-first|backlink-count|batch-pagerank) .*--measure similarity --query science/);
+        expect(cmd).toContain(id === 'cho-graph-7-table' ? '--topic-radius 3' : '--topic-radius 0');
+        if (id === 'cho-graph-7-table') expect(cmd).toContain('--hot-backlinks 5');
+        const p = (await printed(cmd, demoDb)).policies[0];
+        expect(t.rows[i]!.slice(1)).toEqual(p.cho.threshold.fetched.map((x: any) => pct(x.share)));
+      }
+    }
+  }, 60_000);
+
+  itWith(['nats-server'], "Türk's exchange measured by crawl --parts equals the prediction, and partition-eval's of the hash", async () => {
+    const t = table('turk-measured');
+    expect(t.rows.map((r) => r[1])).toEqual(['host hash', 'URL hash']);
+    for (const row of t.rows) {
+      expect(row[column(t, 'messages measured')]).toBe(row[column(t, 'predicted')]);
+      expect(row[column(t, 'volume measured (URL bytes)')]).toBe(row[column(t, 'predicted', 1)]);
+      const r = await crawlbench(['partition-eval', '--graph', join(out, 'turk-parallel', 'earlier.db'), '--model', row[2] as string, '--parts', String(row[0]), '--assign', 'hash', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const m = JSON.parse(r.stdout);
+      expect([row[column(t, 'messages measured')], row[column(t, 'volume measured (URL bytes)')]]).toEqual([m.messages, m.volume]);
+    }
+  }, 60_000);
 });

@@ -59,6 +59,9 @@ export interface SimulationRequest extends MeasureRequest {
   perIp?: boolean;
   /** The topic word of the topic policy. */
   topic?: string;
+  /** The topic policy's order of both queues (default breadth-first) and its radius in links (default 3). */
+  topicOrder?: 'breadth-first' | 'backlink-count' | 'batch-pagerank';
+  topicRadius?: number;
   /** Share of the pages a derived earlier crawl keeps, for the historical policies (default 0.55). */
   historyShare?: number;
   /** A crawl of the workspace whose PageRank the historical policies use instead. */
