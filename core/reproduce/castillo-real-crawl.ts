@@ -7,6 +7,7 @@
  * simulated on the crawl's own graph (`crawlbench simulate --graph DB`) for Figure 4.15.
  */
 import { evaluateCrawl, type MeasuredEvaluation } from '../ranking/evaluate.js';
+import { MAX_POINTS } from '../ranking/request-schema.js';
 import { withCrawlReader } from '../store/crawl-reader.js';
 import type { StepContext } from './context.js';
 import { demoCrawl, type DemoCrawl } from './demo-crawl.js';
@@ -15,8 +16,8 @@ import { CASTILLO_REAL_CRAWL } from './paper-numbers.js';
 import { runSimulation, simulateCommand, type SimSettings } from './sim-runs.js';
 
 const SLICES = 10;
-/** Every page a point of eval's curve: the per-page values are its steps. */
-const ALL_POINTS = 1_000_000_000;
+/** Every page a point of eval's curve (the demo web's crawl has about 20,000): the per-page values are its steps. */
+const ALL_POINTS = MAX_POINTS;
 
 interface Page {
   value: number;
@@ -90,6 +91,7 @@ function thin<T>(xs: T[], points = 400): T[] {
 export async function castilloRealCrawl(ctx: StepContext): Promise<StepResult> {
   const crawl = await demoCrawl(ctx);
   const ev = evaluateCrawl(crawl.db, { points: ALL_POINTS });
+  if (ev.pagesFetched > ALL_POINTS) throw new Error(`the demo crawl fetched ${ev.pagesFetched} pages: eval keeps at most ${ALL_POINTS} points, so its curve no longer has a step per page`);
   const pages = pagesOf(ev, crawl.db);
   const days = slices(pages);
   const evalCmd = `crawlbench eval DB --points ${ALL_POINTS} --json`;

@@ -116,7 +116,7 @@ describe('crawlbench simulate', () => {
       [['--graph', graph, '--policy', 'opic', '--topic-order', 'backlink-count'], /--topic-order: only the topic policy uses it/],
       [['--graph', graph, '--policy', 'topic', '--topic', 'x', '--topic-order', 'opic'], /--topic-order: must be one of breadth-first, backlink-count, batch-pagerank/],
       [['--graph', graph, '--policy', 'topic', '--topic', 'x', '--topic-radius', '2.5'], /--topic-radius: must be a whole number of links from 0 to 100/],
-      [['--graph', graph, '--policy', 'opic', '--measure', 'ir', '--hot-backlinks', '5'], /--hot-backlinks: only with --measure similarity/],
+      [['--graph', graph, '--policy', 'opic', '--measure', 'ir', '--hot-backlinks', '5'], /--hot-backlinks: only the similarity measure's topic rule takes it/],
     ];
     for (const [args, message] of cases) {
       const res = await crawlbench(['simulate', ...args]);
