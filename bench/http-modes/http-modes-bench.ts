@@ -2,9 +2,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, startTestWeb } from '../politeness-bound/processes.js';
-import { curve, fetchedPages, readQualities, steadyRate, type Curve } from './curves.js';
-import { baseArgs, median, MODES, runCrawl, type Mode } from './runs.js';
+import { baseArgs, curve, fetchedPages, median, MODES, readQualities, runCrawl, startTestWeb, steadyRate, type Curve, type Mode } from '../../core/reproduce/cao-crawls.js';
+import { ROOT } from '../politeness-bound/processes.js';
 
 /**
  * The crawl-ability paper's experiments (Cao, Jiang, Singh, section 5; docs/design.md sections

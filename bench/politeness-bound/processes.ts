@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,30 +7,8 @@ import type { ServedRequest } from '../../core/testweb/request-log.js';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CLI = join(ROOT, 'bin', 'crawlbench.js');
 
-export interface TestWebInfo {
-  url: string;
-  port: number;
-  resolve: string;
-  sites: number;
-  pages: number;
-}
-
-/** `crawlbench testweb ARGS` in its own process; resolves once it prints its ready line. */
-export async function startTestWeb(args: string[]): Promise<{ child: ChildProcess; info: TestWebInfo; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'testweb', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  const info = await new Promise<TestWebInfo>((resolveInfo, reject) => {
-    child.once('exit', (code) => reject(new Error(`testweb exited with ${code} before it was ready`)));
-    lines.once('line', (line) => resolveInfo(JSON.parse(line) as TestWebInfo));
-  });
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null) return done();
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-    });
-  return { child, info, stop };
-}
+/** The test web in its own process (`crawlbench testweb`), as reproduce starts it. */
+export { startTestWeb, type TestWebInfo } from '../../core/reproduce/cao-crawls.js';
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
 export function cpuSecondsOf(pid: number): number {
