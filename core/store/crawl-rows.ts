@@ -4,6 +4,7 @@
  * (store-writes.ts).
  */
 import type { PageStatus } from './crawl-state.js';
+import type { PageRecord } from './record-fields.js';
 
 /** A stored link with its target page (linksFrom). */
 export interface PageLink {
@@ -41,16 +42,8 @@ export interface SiteRow {
   tls: string | null;
 }
 
-export interface NewPage {
-  id: number;
-  url: string;
-  siteId: number;
-  depth: number;
-  parentId: number | null;
-  redirects: number;
-  status: PageStatus;
-  errorCode?: string | null;
-}
+/** A page as it is first stored: its record's discovery fields. */
+export type NewPage = Pick<PageRecord, 'id' | 'url' | 'siteId' | 'depth' | 'parentId' | 'redirects' | 'status'> & { errorCode?: string | null };
 
 export interface FetchRecord {
   status: PageStatus;
