@@ -92,7 +92,7 @@ export async function graphs45(ctx: StepContext): Promise<StepResult> {
   for (const c of counts) histogram.set(c, (histogram.get(c) ?? 0) + 1);
   const g5: Figure = {
     kind: 'figure', id: 'cho-graph-5', title: 'Graph 5: pages by backlink count, one site', cite: 'Cho et al., section 6, Graph 5', xLabel: 'backlinks', yLabel: 'pages', style: 'bar',
-    series: [{ name: site, points: [...histogram].sort((a, b) => a[0] - b[0]) }], commands: [`(the backlinks of ${dir}'s pages: simulate --measure backlinks's IB)`], notes: [],
+    series: [{ name: site, points: [...histogram].sort((a, b) => a[0] - b[0]) }], commands: ["(the backlinks of OUT/cho-one-site's pages: simulate --measure backlinks's IB)"], notes: [],
   };
   const cmd = simulateCommand(s, 'OUT/cho-one-site');
   return {
