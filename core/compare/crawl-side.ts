@@ -6,6 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import type { CrawlSettings } from '../config/settings.js';
+import { Numbering } from '../numbering.js';
 import { CrawlReader } from '../store/crawl-reader.js';
 import { urlFingerprintInto } from '../store/url-index.js';
 import { pageKey } from '../url/page-identity.js';
@@ -24,19 +25,7 @@ export const IN = 0;
 export type Tick = () => Promise<void>;
 
 /** Site keys of both crawls in one numbering, so that their per-site figures line up. */
-export class SiteKeys {
-  readonly names: string[] = [];
-  private readonly index = new Map<string, number>();
-  of(name: string): number {
-    let i = this.index.get(name);
-    if (i === undefined) {
-      i = this.names.length;
-      this.names.push(name);
-      this.index.set(name, i);
-    }
-    return i;
-  }
-}
+export class SiteKeys extends Numbering {}
 
 export interface CrawlSide {
   path: string;

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { Numbering } from '../numbering.js';
 import type { Db } from './database.js';
 import { PendingRows, type Settles } from './pending-rows.js';
 import type { StoreWriter } from './store-writer.js';
@@ -12,8 +13,7 @@ import type { SqlValue } from './write-log.js';
  * the writer is told each statement's SQL before the first batch that runs it.
  */
 export class StoreWrites {
-  private readonly sql: string[] = [];
-  private readonly ids = new Map<string, number>();
+  private readonly sql = new Numbering();
   private readonly direct: Array<Statement | undefined> = [];
   private to: StoreWriter | null = null;
   /** What the stores keep of writes not yet committed (pending-rows.ts). */
@@ -26,22 +26,16 @@ export class StoreWrites {
 
   /** The number of the statement with this SQL (the same number each time it is asked). */
   statement(sql: string): number {
-    let id = this.ids.get(sql);
-    if (id === undefined) {
-      id = this.sql.length;
-      this.sql.push(sql);
-      this.ids.set(sql, id);
-    }
-    return id;
+    return this.sql.of(sql);
   }
 
   run(id: number, args: readonly SqlValue[]): void {
     const w = this.to;
     if (w === null) {
-      (this.direct[id] ??= this.db.prepare(this.sql[id]!)).run(...args);
+      (this.direct[id] ??= this.db.prepare(this.sql.names[id]!)).run(...args);
       return;
     }
-    while (w.definedCount <= id) w.define(w.definedCount, this.sql[w.definedCount]!);
+    while (w.definedCount <= id) w.define(w.definedCount, this.sql.names[w.definedCount]!);
     w.run(id, args);
   }
 

@@ -10,6 +10,7 @@
  *   0      errors     -
  *   0      random     -          seeded generators and hashes: the one mulberry32
  *   0      page-array -          a number per page id, in chunks (store, scheduler, policies)
+ *   0      numbering  -          names numbered in the order first asked (statements, site keys)
  *   0      config     errors
  *   0      url        errors
  *   1      store      -
@@ -58,6 +59,7 @@ const LAYERS: Record<string, [number, string[]]> = {
   errors: [0, []],
   random: [0, []],
   'page-array': [0, []],
+  numbering: [0, []],
   config: [0, ['errors']],
   url: [0, ['errors']],
   store: [1, []],
