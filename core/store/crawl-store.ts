@@ -71,12 +71,10 @@ export class CrawlStore {
     this.pendingRobots = this.writes.pendingRows();
     this.st = {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
-      pageById: db.prepare('SELECT url, status, error_code, depth FROM pages WHERE id = ?').raw(),
       pageState: db.prepare('SELECT url, redirects, depth, status, error_code, attempts FROM pages WHERE id = ?').raw(),
       linksFrom: db.prepare(`SELECT l.dst, p.url, p.depth, p.redirects, p.error_code AS errorCode, l.anchor, l.nofollow, l.kind
         FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ?`),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
-      pageForFetch: db.prepare('SELECT url, depth, redirects, attempts FROM pages WHERE id = ?'),
       findHash: db.prepare('SELECT page_id FROM content_hashes WHERE hash = ?').pluck(),
       claimHash: db.prepare(WRITE_SQL.insertHash),
       getRobots: db.prepare('SELECT * FROM robots WHERE origin = ?'),
@@ -385,8 +383,7 @@ export class CrawlStore {
     return id;
   }
   pageForFetch(id: number): { url: string; depth: number; redirects: number; attempts: number } {
-    if (this.behind) return this.pageState(id)!;
-    return this.st.pageForFetch!.get(id) as { url: string; depth: number; redirects: number; attempts: number };
+    return this.pageState(id)!;
   }
   pageUrl(id: number): string {
     const url = this.pendingPages.get(id)?.url;
