@@ -109,6 +109,9 @@ export interface LeaseTrafficCount {
   bytes: number;
 }
 
+/** A message id taken in: run at once on this connection (no writer), or in the writer's batch. */
+const SEEN_SQL = 'INSERT OR IGNORE INTO exchange_seen(msg_id) VALUES (?)';
+
 /**
  * With a writer thread (store-writer.ts) the writes go to its batches and this connection reads
  * committed rows only, so what the exchange reads back of its newer writes is kept until they
@@ -148,7 +151,7 @@ export class ExchangeStore {
       heldParts: db.prepare('SELECT DISTINCT part FROM exchange_held ORDER BY part').pluck(),
       due: db.prepare('SELECT part FROM exchange_held GROUP BY part HAVING min(at) <= ? ORDER BY part').pluck(),
       held: db.prepare('SELECT id, at, links, urls, url_bytes AS urlBytes FROM exchange_held WHERE part = ? AND id > ? ORDER BY id'),
-      claim: db.prepare('INSERT OR IGNORE INTO exchange_seen(msg_id) VALUES (?)'),
+      claim: db.prepare(SEEN_SQL),
       wasSeen: db.prepare('SELECT 1 FROM exchange_seen WHERE msg_id = ?').pluck(),
       counts: db.prepare(COUNT_SELECT),
     };
@@ -157,7 +160,7 @@ export class ExchangeStore {
       done: writes.statement('DELETE FROM exchange_outbox WHERE id = ?'),
       hold: writes.statement('INSERT INTO exchange_held(part, at, links, urls, url_bytes) VALUES (?, ?, ?, ?, ?)'),
       unhold: writes.statement('DELETE FROM exchange_held WHERE part = ? AND id <= ?'),
-      seen: writes.statement('INSERT OR IGNORE INTO exchange_seen(msg_id) VALUES (?)'),
+      seen: writes.statement(SEEN_SQL),
       count: writes.statement(`INSERT INTO exchange_counts(${COUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (worker, part, direction) DO UPDATE SET messages = messages + excluded.messages, urls = urls + excluded.urls,
         url_bytes = url_bytes + excluded.url_bytes, wire_bytes = wire_bytes + excluded.wire_bytes,
