@@ -14,6 +14,8 @@ import { createPolicy } from '../../core/policies/registry.js';
 import type { Clock } from '../../core/scheduler/clock.js';
 import { Scheduler } from '../../core/scheduler/scheduler.js';
 import { CrawlStore, type NewLink } from '../../core/store/crawl-store.js';
+import { StoreWriter } from '../../core/store/store-writer.js';
+import { threadPlan } from '../../core/engine/thread-plan.js';
 import { Scope } from '../../core/url/scope.js';
 import { SyntheticWeb } from './synthetic-web.js';
 
@@ -28,7 +30,7 @@ import { SyntheticWeb } from './synthetic-web.js';
  *
  *   npm run bench:frontier [-- --urls 5000000 --sites 50000 --links-per-page 10 --new-share 0.5
  *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json
- *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000]
+ *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000 --writer]
  *
  * Every `--every` URLs (5M) it prints that stretch's URLs/s, CPU seconds, the peak RSS so far,
  * the database's size, the bytes the process wrote (/proc/self/io) and the machine's load, so
@@ -36,6 +38,9 @@ import { SyntheticWeb } from './synthetic-web.js';
  * --cpu-prof-at profiles the CPU over the --cpu-prof-urls URLs that follow each of those counts
  * (bench/out/frontier-at-N.cpuprofile, for Chrome DevTools), to compare where time goes early
  * and late in one run as the file grows.
+ * The store's writes run on a writer thread as a crawl's do when the machine's thread plan gives
+ * one (engine/thread-plan.ts: a share of three cores, or CRAWLBENCH_WRITER=1); --writer gives it
+ * one whatever the plan, so that a two-core machine measures what a larger one would do.
  * Targets (issue 28): at least 100,000 URLs/s at 5M; at 50M, peak RSS at most 4 GB and the last
  * 5M's URLs/s at least half the first 5M's.
  */
@@ -57,6 +62,7 @@ const { values: flags } = parseArgs({
     every: { type: 'string', default: '5000000' },
     'cpu-prof-at': { type: 'string' },
     'cpu-prof-urls': { type: 'string', default: '500000' },
+    writer: { type: 'boolean' },
   },
 });
 const targetUrls = Number(flags.urls);
@@ -99,6 +105,9 @@ const settings = validateSettings({
 const clock = new ManualClock();
 const store = CrawlStore.create(dbPath, settings);
 store.tuneForCrawl(); // the crawler's page cache and checkpoint interval
+// As a crawl's run does (crawler.ts): the read indexes (the Sites view's sort indexes, the
+// frontier's by site) are dropped while it writes and built when it stops.
+store.dropReadIndexes();
 const policy = createPolicy(settings.policy, settings.policyParams, policyContext(settings));
 const scheduler = new Scheduler({ clock, policy, r: settings.r, c: settings.c, w: settings.w, batch: settings.batch });
 const ctx: CrawlContext = {
@@ -224,9 +233,13 @@ const profileCheck = () => {
   }
 };
 
+/** The writes on a writer thread (--writer, or the thread plan), as a crawl's on a machine with cores to spare. */
+const useWriter = flags.writer === true || threadPlan().writer;
+let writer: StoreWriter | null = null;
 const commit = () => {
   ctx.sites.flush();
   ctx.counters.flush(store);
+  if (writer && !writer.canSeal) return; // as the crawler: the batch grows until one under way commits
   store.commit();
   store.begin();
   commits++;
@@ -238,6 +251,19 @@ const commit = () => {
 store.begin();
 for (const url of seedUrls) discover(ctx, { url, depth: 0, parentId: null, redirects: 0, anchor: null, nofollow: false });
 commit();
+if (useWriter) {
+  writer = StoreWriter.start({ path: dbPath, pragmas: CrawlStore.writerPragmas() });
+  if (!writer) throw new Error('the writer thread is not built (dist/core/store/writer-thread.js: npm run build)');
+  store.attachWriter(writer);
+}
+/** With a writer: lets its messages in, and waits while it is too far behind (the crawler's back-pressure). */
+const yieldToWriter = async () => {
+  if (!writer) return;
+  const w = writer;
+  await new Promise<void>((r) => setImmediate(r));
+  while (w.behind && w.sealedPending > 0 && !w.failed) await new Promise<void>((r) => w.once('committed', () => r()));
+  if (writer.failed) throw writer.failed;
+};
 
 // ---- the crawl loop ---------------------------------------------------------------------
 const SESSION_MS = 200; // virtual time one connection takes
@@ -288,6 +314,7 @@ outer: while (web.discovered < targetUrls) {
     // As the crawler: commit every 5,000 pages or every second, whichever comes first.
     if (opsSinceCommit >= 5000 || performance.now() - lastCommit >= 1000) {
       commit();
+      await yieldToWriter();
       opsSinceCommit = 0;
       peakRss = Math.max(peakRss, process.memoryUsage.rss());
       stretchCheck(false);
@@ -307,6 +334,12 @@ outer: while (web.discovered < targetUrls) {
 }
 commit();
 store.commit();
+if (writer) {
+  await writer.drain();
+  if (writer.failed) throw writer.failed;
+  store.detachWriter();
+  await writer.close();
+}
 stretchCheck(true);
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
@@ -326,6 +359,7 @@ const result = {
   bench: 'frontier',
   date: new Date().toISOString(),
   policy: settings.policy,
+  writerThread: useWriter,
   urlsTarget: targetUrls,
   sites: siteCount,
   urlsDiscovered: totals.pagesKnown,
@@ -359,7 +393,7 @@ if (flags.json) {
   const ok = (b: boolean) => (b ? 'ok' : 'MISSED');
   process.stdout.write(
     [
-      `frontier: ${result.urlsDiscovered} URLs on ${result.sitesDiscovered} sites (${result.policy}), ` +
+      `frontier: ${result.urlsDiscovered} URLs on ${result.sitesDiscovered} sites (${result.policy}, ${useWriter ? 'writes on a writer thread' : 'writes on the crawl thread'}), ` +
         `${pagesFetched} pages dequeued, ${linksSeen} links discovered, ${result.queued} still queued`,
       `  time           ${result.seconds} s wall, ${result.cpuSeconds} s CPU (load ${load0.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end)`,
       `  URLs/s         ${result.urlsPerSecond}  (target >= 100000 at 5M: ${ok(result.urlsPerSecond >= 100_000)})`,
