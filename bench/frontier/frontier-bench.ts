@@ -30,7 +30,11 @@ import { SyntheticWeb } from './synthetic-web.js';
  *
  *   npm run bench:frontier [-- --urls 5000000 --sites 50000 --links-per-page 10 --new-share 0.5
  *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json
- *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000 --writer]
+ *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000 --writer
+ *                              --db FILE]
+ *
+ * The database is bench/out/frontier-URLS-SITES.db unless --db names one (an existing file is
+ * replaced); it is removed at the end unless --keep.
  *
  * Every `--every` URLs (5M) it prints that stretch's URLs/s, CPU seconds, the peak RSS so far,
  * the database's size, the bytes the process wrote (/proc/self/io) and the machine's load, so
@@ -63,6 +67,7 @@ const { values: flags } = parseArgs({
     'cpu-prof-at': { type: 'string' },
     'cpu-prof-urls': { type: 'string', default: '500000' },
     writer: { type: 'boolean' },
+    db: { type: 'string' },
   },
 });
 const targetUrls = Number(flags.urls);
@@ -74,7 +79,7 @@ const writeLinks = !flags['no-link-rows'];
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const outDir = join(root, 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
-const dbPath = join(outDir, `frontier-${targetUrls}-${siteCount}.db`);
+const dbPath = flags.db === undefined ? join(outDir, `frontier-${targetUrls}-${siteCount}.db`) : resolve(flags.db);
 const removeDb = () => {
   for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(dbPath + suffix, { force: true });
 };
