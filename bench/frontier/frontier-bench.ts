@@ -33,8 +33,8 @@ import { SyntheticWeb } from './synthetic-web.js';
  *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000 --writer
  *                              --db FILE]
  *
- * The database is bench/out/frontier-URLS-SITES.db unless --db names one (an existing file is
- * replaced); it is removed at the end unless --keep.
+ * The database is bench/out/frontier-URLS-SITES.db (replaced if there) unless --db names a new
+ * file (an existing one is refused); it is removed at the end unless --keep.
  *
  * Every `--every` URLs (5M) it prints that stretch's URLs/s, CPU seconds, the peak RSS so far,
  * the database's size, the bytes the process wrote (/proc/self/io) and the machine's load, so
@@ -83,6 +83,11 @@ const dbPath = flags.db === undefined ? join(outDir, `frontier-${targetUrls}-${s
 const removeDb = () => {
   for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(dbPath + suffix, { force: true });
 };
+if (flags.db !== undefined && existsSync(dbPath)) {
+  // Never a file the bench did not make: --db could name a crawl of the user's.
+  process.stderr.write(`--db ${flags.db}: already exists; the bench writes a new file (choose another name)\n`);
+  process.exit(2);
+}
 removeDb();
 const dbFileBytes = () => ['', '-wal'].reduce((n, s) => n + (existsSync(dbPath + s) ? statSync(dbPath + s).size : 0), 0);
 

@@ -72,6 +72,21 @@ describe('bench/frontier', () => {
     expect(contents(threaded.db)).toEqual(contents(direct.db));
   }, 120_000);
 
+  it('refuses a --db file that exists, and leaves it as it was', () => {
+    const { db } = run('kept.db', []);
+    const before = contents(db);
+    let status: number | null = null;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [BENCH, '--urls', '1000', '--db', db], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      ({ status, stderr } = err as { status: number; stderr: string });
+    }
+    expect(status).toBe(2);
+    expect(stderr).toContain('already exists');
+    expect(contents(db)).toEqual(before);
+  }, 120_000);
+
   it('follows the thread plan when not told: CRAWLBENCH_WRITER=1 gives it a writer thread', () => {
     const { result } = run('planned.db', [], { CRAWLBENCH_WRITER: '1' });
     expect(result.writerThread).toBe(true);
