@@ -1,7 +1,7 @@
 /**
  * Names numbered in the order first asked: 0, 1, 2... and the same number each time after. One
  * piece for every such table: a store's SQL statements (store/store-writes.ts), two compared
- * crawls' site keys (compare/crawl-side.ts).
+ * crawls' site keys (compare/crawl-side.ts), a link graph's sites (graph/link-graph.ts).
  */
 export class Numbering {
   /** The names by number. */

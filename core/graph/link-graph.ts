@@ -14,6 +14,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readDatasetFolder } from '../dataset/dataset-folder.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { Numbering } from '../numbering.js';
 import { loadCrawlGraph } from '../ranking/crawl-graph.js';
 import { CrawlReader } from '../store/crawl-reader.js';
 import { siteKey } from '../url/site-key.js';
@@ -145,19 +146,8 @@ function fromCrawl(path: string, defaultSize: number, fetchedOnly: boolean): Lin
   }
 }
 
-/** Site names to dense indexes, in order of first appearance. */
-class SiteIndex {
-  readonly names: string[] = [];
-  private readonly index = new Map<string, number>();
-  of(name: string): number {
-    let s = this.index.get(name);
-    if (s === undefined) {
-      s = this.names.length;
-      this.index.set(name, s);
-      this.names.push(name);
-    }
-    return s;
-  }
+/** Site names to dense indexes, in order of first appearance, with each name's hash for site assignments. */
+class SiteIndex extends Numbering {
   hashes(): Uint32Array {
     return Uint32Array.from(this.names, fnv1a);
   }

@@ -10,7 +10,7 @@
  *   0      errors     -
  *   0      random     -          seeded generators and hashes: the one mulberry32
  *   0      page-array -          a number per page id, in chunks (store, scheduler, policies)
- *   0      numbering  -          names numbered in the order first asked (statements, site keys)
+ *   0      numbering  -          names numbered in the order first asked (statements, site keys, graph sites)
  *   0      config     errors
  *   0      url        errors
  *   1      store      -
