@@ -272,7 +272,7 @@ const yieldToWriter = async () => {
   const w = writer;
   await new Promise<void>((r) => setImmediate(r));
   while (w.behind && w.sealedPending > 0 && !w.failed) await new Promise<void>((r) => w.once('committed', () => r()));
-  if (writer.failed) throw writer.failed;
+  if (w.failed) throw w.failed;
 };
 
 // ---- the crawl loop ---------------------------------------------------------------------
