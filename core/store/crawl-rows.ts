@@ -95,6 +95,14 @@ export interface RobotsRow {
   attempts: number;
 }
 
+/**
+ * A discovered page's row and its frontier entry, the two inserts discovery makes for each new
+ * URL: a writer thread runs each page's new rows of them as multi-row INSERTs (row-groups.ts).
+ * Neither table's rows depend on the other's (pages refers to sites only, frontier to nothing),
+ * so their rows may run in either order; every other write runs after the rows written before it.
+ */
+export const ROWS_WRITES: ReadonlySet<keyof typeof WRITE_SQL> = new Set(['insertPage', 'enqueue'] as const);
+
 /** The writes of a crawl, by name: run on the store's connection or handed to the writer thread (store-writes.ts). */
 export const WRITE_SQL = {
   setMeta: 'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',

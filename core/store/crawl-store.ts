@@ -7,7 +7,7 @@ import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { buildPageSearchIndexes, dropPageSearchIndexes } from './page-search-index.js';
 import type { CrawlState, PageStatus } from './crawl-state.js';
-import { LINK_ROWS, WRITE_SQL, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
+import { LINK_ROWS, ROWS_WRITES, WRITE_SQL, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
 import { HashFilter } from './hash-filter.js';
 import { PageFacts, plainPage } from './page-facts.js';
 import { PendingLinks, PendingPages, type PendingPage } from './pending-writes.js';
@@ -64,7 +64,9 @@ export class CrawlStore {
     this.release = opened.release;
     const db = this.db;
     this.writes = new StoreWrites(db);
-    this.w = Object.fromEntries(Object.entries(WRITE_SQL).map(([k, sql]) => [k, this.writes.statement(sql)])) as CrawlStore['w'];
+    this.w = Object.fromEntries(
+      Object.entries(WRITE_SQL).map(([k, sql]) => [k, ROWS_WRITES.has(k as keyof typeof WRITE_SQL) ? this.writes.rowsStatement(sql) : this.writes.statement(sql)]),
+    ) as CrawlStore['w'];
     this.pendingPages = new PendingPages(this.writes.pendingRows());
     this.pendingLinks = this.writes.track(new PendingLinks());
     this.pendingHashes = this.writes.pendingRows();

@@ -32,7 +32,7 @@ export interface WriterOptions {
 
 /** Messages to the writer thread. */
 export type WriterInput =
-  | { t: 'define'; id: number; sql: string }
+  | { t: 'define'; id: number; sql: string; rows: boolean }
   | { t: 'batch'; batch: number; buffer: ArrayBuffer; length: number }
   | { t: 'reset' }
   | { t: 'close' };
@@ -101,11 +101,14 @@ export class StoreWriter extends EventEmitter {
     });
   }
 
-  /** Statement `id` is `sql`: told once, in order of id, before the first batch that runs it. */
-  define(id: number, sql: string): void {
+  /**
+   * Statement `id` is `sql`: told once, in order of id, before the first batch that runs it.
+   * `rows`: a single-row INSERT the writer may run with others of its rows (row-groups.ts).
+   */
+  define(id: number, sql: string, rows = false): void {
     if (id !== this.defined) throw new Error(`writer statements are defined in order: ${id} after ${this.defined - 1}`);
     this.defined++;
-    this.post({ t: 'define', id, sql });
+    this.post({ t: 'define', id, sql, rows });
   }
   /** How many statements the writer was told of. */
   get definedCount(): number {

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { Numbering } from '../numbering.js';
 import type { Db } from './database.js';
 import { PendingRows, type Settles } from './pending-rows.js';
+import { rowsShape } from './row-groups.js';
 import type { StoreWriter } from './store-writer.js';
 import type { SqlValue } from './write-log.js';
 
@@ -14,6 +15,8 @@ import type { SqlValue } from './write-log.js';
  */
 export class StoreWrites {
   private readonly sql = new Numbering();
+  /** Statements declared rows statements (row-groups.ts), by number. */
+  private readonly rows = new Set<number>();
   private readonly direct: Array<Statement | undefined> = [];
   private to: StoreWriter | null = null;
   /** What the stores keep of writes not yet committed (pending-rows.ts). */
@@ -28,6 +31,17 @@ export class StoreWrites {
   statement(sql: string): number {
     return this.sql.of(sql);
   }
+  /**
+   * The number of a single-row INSERT that a writer thread may run with other rows of its
+   * statement as one multi-row INSERT: only for inserts no other rows statement's rows depend on
+   * (row-groups.ts says what may move). Run on the store's connection, it runs at once as any other.
+   */
+  rowsStatement(sql: string): number {
+    rowsShape(sql);
+    const id = this.sql.of(sql);
+    this.rows.add(id);
+    return id;
+  }
 
   run(id: number, args: readonly SqlValue[]): void {
     const w = this.to;
@@ -35,7 +49,7 @@ export class StoreWrites {
       (this.direct[id] ??= this.db.prepare(this.sql.names[id]!)).run(...args);
       return;
     }
-    while (w.definedCount <= id) w.define(w.definedCount, this.sql.names[w.definedCount]!);
+    while (w.definedCount <= id) w.define(w.definedCount, this.sql.names[w.definedCount]!, this.rows.has(w.definedCount));
     w.run(id, args);
   }
 
