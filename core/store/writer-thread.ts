@@ -48,6 +48,7 @@ port.on('message', (m: WriterInput) => {
     sql[m.id] = m.sql;
     if (m.rows) groups.define(m.id, m.sql);
   } else if (m.t === 'reset') {
+    groups.clear();
     broken = false;
   } else if (m.t === 'batch') {
     try {
