@@ -8,7 +8,8 @@
  * second of bench/frontier's). Site rows are inserted but never updated, and nothing else is
  * written (counters, timeline, site state): what it prints is a floor, not an estimate.
  *
- *   node dist/bench/frontier/sqlite-floor.js [--urls 5000000] [--rows one|page|64] [--order random|id]
+ *   npm run build && node dist/bench/frontier/sqlite-floor.js [--urls 5000000] [--rows one|page|64]
+ *     [--order random|id] [--without fetch,dequeue,links]
  *
  * --order: which queued page is fetched next: any at random (random, as a crawl's priorities
  * pick them: its fetch, its frontier entry's deletion and its links land at random places in
@@ -16,7 +17,9 @@
  * --without fetch|dequeue|links: leaves that write out, to see what it costs where it lands.
  * --rows: how the new URLs' rows are inserted: one statement per row (one), each fetched
  * page's new rows in one multi-row statement per table (page, what the writer thread does:
- * core/store/row-groups.ts), or in statements of 64 rows across pages (64). Prints one JSON
+ * core/store/row-groups.ts), or in statements of 64 rows across pages (64; the rows left at a
+ * commit in one statement). The first 50,000 URLs, the seeds, go in statements of 1,000 rows
+ * (one per row with --rows one). Prints one JSON
  * line: URLs/s over the whole run and the CPU seconds it took (one thread: the two agree).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,7 +85,8 @@ const links: Statement = db.prepare(
 );
 
 let seed = 12345;
-const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+/** A 31-bit linear congruential generator in exact integer arithmetic, in [0, 1). */
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x80000000;
 const url = (site: number, n: number) => `http://www.site${site}.frontier.cl/d${n % 10}/page-${n}.html`;
 let nextPage = 1;
 let sites = 0;
@@ -100,13 +104,21 @@ function nextFetch(): number {
 }
 const pending = { pages: [] as SqlValue[], frontier: [] as SqlValue[] };
 
-function flushPending(): void {
+/** The rows waiting (--rows 64): 64 at a time, and with `all` the rest in one statement. */
+function flushPending(all = true): void {
+  let from = 0;
   const n = pending.pages.length / 8;
-  if (n === 0) return;
-  many(WRITE_SQL.insertPage, n, pending.pages);
-  many(WRITE_SQL.enqueue, n, pending.frontier);
-  pending.pages = [];
-  pending.frontier = [];
+  for (; n - from >= 64; from += 64) {
+    many(WRITE_SQL.insertPage, 64, pending.pages.slice(from * 8, (from + 64) * 8));
+    many(WRITE_SQL.enqueue, 64, pending.frontier.slice(from * 3, (from + 64) * 3));
+  }
+  if (all && n > from) {
+    many(WRITE_SQL.insertPage, n - from, pending.pages.slice(from * 8));
+    many(WRITE_SQL.enqueue, n - from, pending.frontier.slice(from * 3));
+    from = n;
+  }
+  pending.pages = pending.pages.slice(from * 8);
+  pending.frontier = pending.frontier.slice(from * 3);
 }
 
 /** `k` new URLs found on page `parent`: page rows and frontier entries, as --rows says. */
@@ -133,7 +145,7 @@ function newUrls(k: number, parent: number | null): void {
   } else if (MODE === '64') {
     pending.pages.push(...pages);
     pending.frontier.push(...frontier);
-    if (pending.pages.length >= 64 * 8) flushPending();
+    if (pending.pages.length >= 64 * 8) flushPending(false);
   }
 }
 
