@@ -147,7 +147,7 @@ const writeBytes = () => {
   return m ? Number(m[1]) : NaN;
 };
 const cpu0 = process.cpuUsage();
-/** This thread's own CPU (Node 23.9 and later; null before): the rest of the process's is the writer thread's, SQLite's and libuv's. */
+/** This thread's own CPU (null on a Node without process.threadCpuUsage, as Node 20): the rest of the process's is the writer thread's, with V8's and libuv's helper threads. */
 const threadCpu = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
 const threadCpu0 = threadCpu?.call(process) ?? null;
 const t0 = performance.now();
@@ -385,7 +385,7 @@ const result = {
   queued: totals.queued,
   seconds: Math.round(seconds * 10) / 10,
   cpuSeconds: Math.round(((cpu.user + cpu.system) / 1e6) * 10) / 10,
-  /** The crawl thread's share of cpuSeconds (null before Node 23.9). */
+  /** The crawl thread's share of cpuSeconds (null on a Node without process.threadCpuUsage, as Node 20). */
   crawlThreadCpuSeconds,
   urlsPerSecond: Math.round(totals.pagesKnown / seconds),
   linkDiscoveriesPerSecond: Math.round(linksSeen / seconds),

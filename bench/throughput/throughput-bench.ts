@@ -59,7 +59,7 @@ const probe = pathToFileURL(join(here, 'usage-probe.js')).href;
 
 interface Usage {
   cpuSeconds: number;
-  /** The main thread's own CPU (null before Node 23.9). */
+  /** The main thread's own CPU (null on a Node without process.threadCpuUsage, as Node 20). */
   mainThreadCpuSeconds?: number | null;
   userSeconds: number;
   systemSeconds: number;
@@ -80,7 +80,7 @@ interface RunResult {
   fetchSeconds: number;
   wallSeconds: number;
   crawlerCpuSeconds: number;
-  /** Of which the crawler's main thread (crawlbench: its crawl thread; null on Node before 23.9). */
+  /** Of which the crawler's main thread (crawlbench: its crawl thread; null on a Node without process.threadCpuUsage, as Node 20). */
   crawlerMainThreadCpuSeconds: number | null;
   crawlerPeakRssBytes: number;
   serverCpuSeconds: number;

@@ -11,7 +11,7 @@ if (out) {
   const t0 = performance.now();
   process.once('exit', () => {
     const u = process.resourceUsage();
-    // The main thread's own CPU (Node 23.9+): for crawlbench its crawl thread, without the writer's and parse pool's.
+    // The main thread's own CPU (process.threadCpuUsage: Node 22 and 24, not 20): for crawlbench its crawl thread, without the writer's and parse pool's.
     const threadCpu = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
     const own = typeof threadCpu === 'function' ? threadCpu.call(process) : null;
     writeFileSync(

@@ -69,10 +69,11 @@ export function discover(ctx: CrawlContext, d: Discovery, known?: KnownPages): n
     ctx.counters.bump(`skipped:${page.errorCode}`);
     return store.insertPage(page);
   }
-  // The id is needed for the priority (policies tie-break on it), so insert, then rank.
-  const id = store.insertPage(page, 0);
-  const priority = policy.pagePriority({ id, site, depth: d.depth, parentId: d.parentId, url: d.url, anchor: d.anchor });
-  if (priority !== 0) store.setPriority(id, priority);
+  // The id is needed for the priority (policies tie-break on it): ranked with the id the insert
+  // gives next, then inserted with its priority, one write where an insert and an update were
+  // two (and the page's rows group with the next page's on a writer thread: row-groups.ts).
+  const priority = policy.pagePriority({ id: store.nextPageId, site, depth: d.depth, parentId: d.parentId, url: d.url, anchor: d.anchor });
+  const id = store.insertPage(page, priority);
   site.pagesKnown++;
   ctx.sites.touch(site);
   scheduler.enqueue(site, id, priority);

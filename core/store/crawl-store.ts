@@ -361,6 +361,10 @@ export class CrawlStore {
       p.depth = depth;
     }
   }
+  /** The id the next insertPage gives its page. */
+  get nextPageId(): number {
+    return this.nextPage;
+  }
   /** Adds a discovered page (and, if queued, its frontier entry); returns its id. */
   insertPage(p: Omit<NewPage, 'id'>, priority = 0): number {
     // The table has no UNIQUE index on url (schema 3): the in-memory index keeps URLs unique.
