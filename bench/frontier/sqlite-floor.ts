@@ -9,12 +9,16 @@
  * written (counters, timeline, site state): what it prints is a floor, not an estimate.
  *
  *   npm run build && node dist/bench/frontier/sqlite-floor.js [--urls 5000000] [--rows one|page|64]
- *     [--order random|id] [--without fetch,dequeue,links]
+ *     [--order random|id] [--without fetch,dequeue,links] [--layout today|appended]
  *
  * --order: which queued page is fetched next: any at random (random, as a crawl's priorities
  * pick them: its fetch, its frontier entry's deletion and its links land at random places in
  * their tables) or the oldest (id: each of them appends, the least SQLite can do).
  * --without fetch|dequeue|links: leaves that write out, to see what it costs where it lands.
+ * --layout appended: the two writes that land at random now, laid out to append instead (tables
+ * made for this bench, not the crawl's schema): a page's links clustered by the fetch that found
+ * them (its fetch sequence number, which only grows), and the fetch's results appended to a
+ * table of fetches, the page's row left as discovered.
  * --rows: how the new URLs' rows are inserted: one statement per row (one), each fetched
  * page's new rows in one multi-row statement per table (page, what the writer thread does:
  * core/store/row-groups.ts), or in statements of 64 rows across pages (64; the rows left at a
@@ -39,12 +43,18 @@ const { values: flags } = parseArgs({
     rows: { type: 'string', default: 'page' },
     order: { type: 'string', default: 'random' },
     without: { type: 'string', default: '' },
+    layout: { type: 'string', default: 'today' },
   },
 });
 const URLS = Number(flags.urls);
 const MODE = String(flags.rows);
 const ORDER = String(flags.order);
 const WITHOUT = new Set(String(flags.without).split(',').filter((w) => w !== ''));
+const APPENDED = flags.layout === 'appended';
+if (!['today', 'appended'].includes(String(flags.layout))) {
+  process.stderr.write('sqlite-floor: --layout takes today or appended\n');
+  process.exit(2);
+}
 if ([...WITHOUT].some((w) => !['fetch', 'dequeue', 'links'].includes(w))) {
   process.stderr.write('sqlite-floor: --without takes fetch, dequeue or links (comma-separated)\n');
   process.exit(2);
@@ -80,9 +90,20 @@ const insertPage = one(WRITE_SQL.insertPage);
 const enqueue = one(WRITE_SQL.enqueue);
 const recordFetch = one(WRITE_SQL.recordFetch);
 const dequeue = one(WRITE_SQL.dequeue);
+if (APPENDED) {
+  db.exec(`CREATE TABLE links_by_fetch (seq INTEGER NOT NULL, dst INTEGER NOT NULL, anchor TEXT, nofollow INTEGER NOT NULL,
+      kind TEXT NOT NULL, PRIMARY KEY (seq, dst)) STRICT, WITHOUT ROWID;
+    CREATE TABLE fetches (seq INTEGER PRIMARY KEY, page_id INTEGER NOT NULL, status TEXT NOT NULL, http_status INTEGER,
+      content_type TEXT, bytes INTEGER, content_hash TEXT, duplicate_of INTEGER, title TEXT, noindex INTEGER, error_code TEXT,
+      attempts INTEGER NOT NULL, fetched_at REAL, response_ms REAL, etag TEXT, last_modified TEXT, not_modified INTEGER) STRICT;`);
+}
 const links: Statement = db.prepare(
-  `INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES ${Array.from({ length: LINKS_PER_PAGE }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+  `INSERT OR IGNORE INTO ${APPENDED ? 'links_by_fetch(seq' : 'links(src'}, dst, anchor, nofollow, kind) VALUES ${Array.from({ length: LINKS_PER_PAGE }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
 );
+const appendFetch = APPENDED
+  ? one(`INSERT INTO fetches(status, http_status, content_type, bytes, content_hash, duplicate_of, title, noindex, error_code,
+      attempts, seq, fetched_at, response_ms, etag, last_modified, not_modified, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+  : recordFetch;
 
 let seed = 12345;
 /** A 31-bit linear congruential generator in exact integer arithmetic, in [0, 1). */
@@ -161,11 +182,11 @@ while (nextPage <= URLS) {
   const id = nextFetch();
   fetched++;
   if (id >= nextPage - pending.pages.length / 8) flushPending(); // its row is still waiting (--rows 64)
-  if (!WITHOUT.has('fetch')) recordFetch(['fetched', 200, 'text/html', 10_000, null, null, null, 0, null, 1, fetched, Date.now(), 5.5, null, null, 0, id]);
+  if (!WITHOUT.has('fetch')) appendFetch(['fetched', 200, 'text/html', 10_000, null, null, null, 0, null, 1, fetched, Date.now(), 5.5, null, null, 0, id]);
   if (!WITHOUT.has('dequeue')) dequeue([id]);
   newUrls(Math.min(NEW_PER_PAGE, URLS - nextPage + 1), id);
   const args: SqlValue[] = [];
-  for (let i = 0; i < LINKS_PER_PAGE; i++) args.push(id, Math.floor(random() * (nextPage - 1)) + 1, null, 0, 'a');
+  for (let i = 0; i < LINKS_PER_PAGE; i++) args.push(APPENDED ? fetched : id, Math.floor(random() * (nextPage - 1)) + 1, null, 0, 'a');
   if (!WITHOUT.has('links')) links.run(...args);
   if (fetched % PAGES_PER_BATCH === 0) {
     flushPending();
@@ -185,6 +206,7 @@ process.stdout.write(
     rows: MODE,
     order: ORDER,
     without: [...WITHOUT],
+    layout: APPENDED ? 'appended' : 'today',
     urls: nextPage - 1,
     pagesFetched: fetched,
     seconds: Math.round(seconds * 10) / 10,
