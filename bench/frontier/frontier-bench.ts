@@ -148,7 +148,7 @@ const writeBytes = () => {
 };
 const cpu0 = process.cpuUsage();
 /** This thread's own CPU (null on a Node without process.threadCpuUsage, as Node 20): the rest of the process's is the writer thread's, with V8's and libuv's helper threads. */
-const threadCpu = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+const threadCpu = (process as { threadCpuUsage?: (since?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage;
 const threadCpu0 = threadCpu?.call(process) ?? null;
 const t0 = performance.now();
 let lastCommit = t0;
@@ -356,8 +356,8 @@ if (writer) {
 stretchCheck(true);
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
-const crawlCpu = threadCpu && threadCpu0 ? threadCpu.call(process) : null;
-const crawlThreadCpuSeconds = crawlCpu && threadCpu0 ? Math.round(((crawlCpu.user - threadCpu0.user + crawlCpu.system - threadCpu0.system) / 1e6) * 10) / 10 : null;
+const crawlCpu = threadCpu0 === null ? null : threadCpu!.call(process, threadCpu0);
+const crawlThreadCpuSeconds = crawlCpu === null ? null : Math.round(((crawlCpu.user + crawlCpu.system) / 1e6) * 10) / 10;
 peakRss = Math.max(peakRss, process.memoryUsage.rss(), vmHwm());
 // With --expose-gc: what is live (not yet collected garbage) at the end, heap and outside it.
 const gc = (globalThis as { gc?: () => void }).gc;

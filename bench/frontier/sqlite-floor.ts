@@ -30,7 +30,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Statement } from 'better-sqlite3';
 import { validateSettings } from '../../core/config/settings.js';
 import { WRITE_SQL } from '../../core/store/crawl-rows.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
@@ -97,8 +96,8 @@ if (APPENDED) {
       content_type TEXT, bytes INTEGER, content_hash TEXT, duplicate_of INTEGER, title TEXT, noindex INTEGER, error_code TEXT,
       attempts INTEGER NOT NULL, fetched_at REAL, response_ms REAL, etag TEXT, last_modified TEXT, not_modified INTEGER) STRICT;`);
 }
-const links: Statement = db.prepare(
-  `INSERT OR IGNORE INTO ${APPENDED ? 'links_by_fetch(seq' : 'links(src'}, dst, anchor, nofollow, kind) VALUES ${Array.from({ length: LINKS_PER_PAGE }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+const links = one(
+  multiRowSql(rowsShape(`INSERT OR IGNORE INTO ${APPENDED ? 'links_by_fetch(seq' : 'links(src'}, dst, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?)`), LINKS_PER_PAGE),
 );
 const appendFetch = APPENDED
   ? one(`INSERT INTO fetches(status, http_status, content_type, bytes, content_hash, duplicate_of, title, noindex, error_code,
@@ -187,7 +186,7 @@ while (nextPage <= URLS) {
   newUrls(Math.min(NEW_PER_PAGE, URLS - nextPage + 1), id);
   const args: SqlValue[] = [];
   for (let i = 0; i < LINKS_PER_PAGE; i++) args.push(APPENDED ? fetched : id, Math.floor(random() * (nextPage - 1)) + 1, null, 0, 'a');
-  if (!WITHOUT.has('links')) links.run(...args);
+  if (!WITHOUT.has('links')) links(args);
   if (fetched % PAGES_PER_BATCH === 0) {
     flushPending();
     db.exec('COMMIT');

@@ -11,6 +11,7 @@ import { LINK_ROWS, ROWS_WRITES, WRITE_SQL, type FetchRecord, type FrontierRow, 
 import { HashFilter } from './hash-filter.js';
 import { PageFacts, plainPage } from './page-facts.js';
 import { PendingLinks, PendingPages, type PendingPage } from './pending-writes.js';
+import { multiRowSql, rowsShape } from './row-groups.js';
 import type { StoreWriter } from './store-writer.js';
 import { StoreWrites } from './store-writes.js';
 import type { PendingRows } from './pending-rows.js';
@@ -520,6 +521,9 @@ export class CrawlStore {
   }
 }
 
+/** One link's INSERT, taken apart so that a page's links go in statements of up to LINK_ROWS rows. */
+const LINK_SHAPE = rowsShape('INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?)');
+
 function linksSql(n: number): string {
-  return `INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?)').join(', ')}`;
+  return multiRowSql(LINK_SHAPE, n);
 }

@@ -72,14 +72,13 @@ export class RowGroups {
 
   /** The rows in statements of 64, 32, ... 1 rows: at most seven prepared forms per statement. */
   private runRows(id: number, shape: RowsShape, rows: SqlValue[]): void {
-    let from = 0;
     const count = rows.length / shape.params;
     const forms = (this.runs[id] ??= []);
+    let done = 0;
     for (let size = MAX_ROWS, k = MAX_ROWS_LOG; size >= 1; size >>= 1, k--) {
-      while (count - from / shape.params >= size) {
+      for (; count - done >= size; done += size) {
         const run = (forms[k] ??= this.prepare(multiRowSql(shape, size)));
-        run(size === count && from === 0 ? rows : rows.slice(from, from + size * shape.params));
-        from += size * shape.params;
+        run(size === count ? rows : rows.slice(done * shape.params, (done + size) * shape.params));
       }
     }
     rows.length = 0;
