@@ -8,6 +8,7 @@ import type { NewLink } from './crawl-rows.js';
 import type { Db } from './database.js';
 import type { PendingRows } from './pending-rows.js';
 import { StoreWrites } from './store-writes.js';
+import { multiRowSql, type RowsShape } from './row-groups.js';
 
 export type SitemapSource = 'robots' | 'guess' | 'index' | 'redirect';
 export type SitemapState = 'queued' | 'fetched' | 'failed' | 'absent' | 'skipped';
@@ -59,6 +60,12 @@ export interface SitemapLink {
 
 const SELECT = 'id, site_id, origin, url, source, parent_id, depth, lastmod, state, page_id, attempts';
 const LINK_ROWS = 32;
+/** One sitemap link's INSERT (source, target, lastmod), repeated for a statement of n links. */
+const SITEMAP_LINK: RowsShape = {
+  head: 'INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind, lastmod) VALUES',
+  row: "(?, ?, NULL, 0, 'sitemap', ?)",
+  params: 3,
+};
 
 /**
  * With a writer thread (store-writer.ts) the writes go to its batches and this connection
@@ -179,8 +186,7 @@ export class SitemapStore {
         args[i * 3 + 1] = l.dst;
         args[i * 3 + 2] = l.lastmod;
       }
-      const rows = Array.from({ length: n }, () => "(?, ?, NULL, 0, 'sitemap', ?)").join(', ');
-      this.writes.run((this.insertLinksBy[n] ??= this.writes.statement(`INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind, lastmod) VALUES ${rows}`)), args);
+      this.writes.run((this.insertLinksBy[n] ??= this.writes.statement(multiRowSql(SITEMAP_LINK, n))), args);
     }
     this.onLinks(src, links.map((l) => ({ dst: l.dst, anchor: null, nofollow: false, kind: 'sitemap' })));
   }
