@@ -34,6 +34,9 @@ export class KnownUrls implements KnownPages {
   private readonly mask: number;
   private readonly half: number;
   private inRecent = 0;
+  /** The fingerprint of the URL last looked up. */
+  private h = 0;
+  private l = 0;
   constructor(max = 100_000) {
     this.half = Math.max(1, Math.floor(max / 2));
     // At most 40% full: a miss ends after a probe or two.
@@ -45,38 +48,39 @@ export class KnownUrls implements KnownPages {
   }
   /** The page's id, if it is known at `depth` or less (any depth when not given). */
   get(url: string, depth = Infinity): number | undefined {
-    fingerprint(url);
-    const h = fingerprintHi();
-    const l = fingerprintLo();
     let t = this.recent;
-    let j = probe(t, this.mask, h, l);
+    let j = this.slotInRecent(url);
     if (t[j + 2] === 0) {
       t = this.older;
-      j = probe(t, this.mask, h, l);
+      j = probe(t, this.mask, this.h, this.l);
       if (t[j + 2] === 0) return undefined;
     }
     return t[j + 3]! <= depth ? t[j + 2] : undefined;
   }
   set(url: string, id: number, depth: number): void {
-    fingerprint(url);
-    const h = fingerprintHi();
-    const l = fingerprintLo();
     let t = this.recent;
-    let j = probe(t, this.mask, h, l);
+    let j = this.slotInRecent(url);
     if (t[j + 2] === 0) {
       if (this.inRecent >= this.half) {
         const dropped = this.older;
         this.older = this.recent;
         this.recent = t = dropped.fill(0);
         this.inRecent = 0;
-        j = probe(t, this.mask, h, l);
+        j = probe(t, this.mask, this.h, this.l);
       }
       this.inRecent++;
     }
-    t[j] = h;
-    t[j + 1] = l;
+    t[j] = this.h;
+    t[j + 1] = this.l;
     t[j + 2] = id;
     t[j + 3] = Math.min(depth, MAX_KNOWN_DEPTH);
+  }
+  /** Hashes the URL (into h and l) and answers its slot in the recent table. */
+  private slotInRecent(url: string): number {
+    fingerprint(url);
+    this.h = fingerprintHi();
+    this.l = fingerprintLo();
+    return probe(this.recent, this.mask, this.h, this.l);
   }
   clear(): void {
     this.recent.fill(0);
