@@ -29,7 +29,21 @@ describe('recently-seen-URL cache (KnownUrls)', () => {
     for (let i = 1; i <= 1_600; i++) known.set(url(i), i, 1);
     // The last 500 told, and the full generation before them, are kept; the first are gone.
     for (let i = 1_001; i <= 1_600; i++) expect(known.get(url(i))).toBe(i);
-    for (let i = 1; i <= 500; i++) expect(known.get(url(i))).toBeUndefined();
+    for (let i = 1; i <= 1_000; i++) expect(known.get(url(i))).toBeUndefined();
+  });
+
+  it('answers from the newer generation when a URL is in both', () => {
+    const known = new KnownUrls(8); // generations of 4
+    known.set('http://a.test/x', 9, 5);
+    for (let i = 1; i <= 4; i++) known.set(url(i), i, 1); // the generation holding x becomes the older
+    known.set('http://a.test/x', 9, 2); // told again, at a shorter depth, into the newer one
+    expect(known.get('http://a.test/x', 3)).toBe(9);
+  });
+
+  it('refuses a bound it cannot keep', () => {
+    expect(() => new KnownUrls(Number.NaN)).toThrow(RangeError);
+    expect(() => new KnownUrls(1)).toThrow(RangeError);
+    expect(() => new KnownUrls(Infinity)).toThrow(RangeError);
   });
 
   it('a URL told again keeps one entry, with its latest id and depth', () => {
