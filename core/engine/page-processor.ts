@@ -10,7 +10,7 @@ import type { CrawlContext } from './context.js';
 import { capturePage } from './capture.js';
 import { discover, linkDepth, type KnownPages } from './discovery.js';
 import type { HistoryPage } from '../store/history-pages.js';
-import { fingerprint, fingerprintHi, fingerprintLo } from '../store/url-index.js';
+import { urlFingerprintInto } from '../store/url-index.js';
 
 /**
  * URLs recently seen to be pages that are not skipped, with their ids. For these discover()
@@ -82,9 +82,9 @@ export class KnownUrls implements KnownPages {
   }
   /** Hashes the URL (into h and l) and answers its slot in the recent table. */
   private slotInRecent(url: string): number {
-    fingerprint(url);
-    this.h = fingerprintHi();
-    this.l = fingerprintLo();
+    urlFingerprintInto(url, FP_HI, FP_LO, 0);
+    this.h = FP_HI[0]!;
+    this.l = FP_LO[0]!;
     return probe(this.recent, this.mask, this.h, this.l);
   }
   clear(): void {
@@ -93,6 +93,10 @@ export class KnownUrls implements KnownPages {
     this.inRecent = 0;
   }
 }
+
+/** urlFingerprintInto's answer for the URL being looked up. */
+const FP_HI = new Uint32Array(1);
+const FP_LO = new Uint32Array(1);
 
 /** The slot of fingerprint (h, l) in table t: where it is, or the empty slot where it would go. */
 function probe(t: Uint32Array, mask: number, h: number, l: number): number {

@@ -146,8 +146,9 @@ export class CrawlStore {
    * Settings for a crawl's writes (the crawler and bench/frontier alike): SQLite's default
    * 2 MB page cache is far smaller than what a crawl's fetches touch at random (each fetched
    * page's row, its frontier row, its links), and the default checkpoint every 1,000 WAL
-   * pages rewrites the same hot pages over and over (now every 50,000: CRAWL_WAL_CHECKPOINT_PAGES). Together ~10% of the crawl's CPU on
-   * bench/throughput (measured with schema 2). A killed process loses nothing committed: every
+   * pages rewrites the same hot pages over and over (now every 50,000:
+   * CRAWL_WAL_CHECKPOINT_PAGES). Together ~10% of the crawl's CPU on bench/throughput (measured
+   * with schema 2). A killed process loses nothing committed: every
    * commit is in the WAL. A power loss or an OS crash can take back the commits since the last
    * checkpoint (synchronous = NORMAL syncs the WAL at checkpoints), about 50,000 pages of
    * them; the file stays consistent and the crawl resumes from it. A writer thread's

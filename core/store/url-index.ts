@@ -151,20 +151,13 @@ let fpLo = 0;
 /** The string fingerprint() last hashed: a URL looked up, then inserted (or looked up twice) is hashed once. */
 let fpOf: string | null = null;
 
-/** fingerprint()'s answer: [hi, lo] of the last string given (read right after the call). */
-export function fingerprintHi(): number {
-  return fpHi;
-}
-export function fingerprintLo(): number {
-  return fpLo;
-}
-
 /**
  * Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a murmur-style mix), left
  * in fpHi and fpLo. The URL index and the crawl's recently-seen-URL cache (engine/
- * page-processor.ts) key on the same 64 bits, so a link's URL is hashed once for both.
+ * page-processor.ts, through urlFingerprintInto) key on the same 64 bits, so a link's URL is
+ * hashed once for both.
  */
-export function fingerprint(s: string): void {
+function fingerprint(s: string): void {
   if (s === fpOf) return;
   let a = 0x811c9dc5;
   let b = 0x9747b28c ^ s.length;
