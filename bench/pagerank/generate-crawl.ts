@@ -126,22 +126,23 @@ function insertPages(db: Database.Database, sites: Sites, pages: number, revisio
 
 function insertLinks(db: Database.Database, rng: Rng, sites: Sites, deg: Int32Array): void {
   const LINK_ROWS = 400;
-  const linkSql = (k: number) => 'INSERT INTO links(src, dst) VALUES ' + Array(k).fill('(?, ?)').join(', ');
+  // Keyed by the source's fetch_seq (schema 12), here its id.
+  const linkSql = (k: number) => 'INSERT INTO links(seq, dst, src) VALUES ' + Array(k).fill('(?, ?, ?)').join(', ');
   const insert = db.prepare(linkSql(LINK_ROWS));
   const buf: number[] = [];
   const chosen = new Set<number>();
   for (let i = 0; i < deg.length; i++) {
     chooseTargets(rng, sites, i, deg[i]!, chosen);
-    // Ascending (src, dst) order appends to the primary-key B-tree instead of splitting it.
+    // Ascending (seq, dst) order appends to the primary-key B-tree instead of splitting it.
     for (const t of [...chosen].sort((a, b) => a - b)) {
-      buf.push(i + 1, t + 1);
-      if (buf.length === LINK_ROWS * 2) {
+      buf.push(i + 1, t + 1, i + 1);
+      if (buf.length === LINK_ROWS * 3) {
         insert.run(buf);
         buf.length = 0;
       }
     }
   }
-  if (buf.length) db.prepare(linkSql(buf.length / 2)).run(buf);
+  if (buf.length) db.prepare(linkSql(buf.length / 3)).run(buf);
 }
 
 /** Page i's `degree` distinct targets: 85% inside its site, towards its first pages. */

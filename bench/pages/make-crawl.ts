@@ -120,7 +120,8 @@ function writePages(db: Database.Database, w: Shape): void {
 function writeLinks(db: Database.Database, w: Shape): { indeg: Float64Array; links: number } {
   const { rng, start, pages, siteCount } = w;
   const LINK_ROWS = 400;
-  const linkSql = (k: number) => 'INSERT INTO links(src, dst) VALUES ' + Array(k).fill('(?, ?)').join(', ');
+  // Keyed by the source's fetch_seq (schema 12).
+  const linkSql = (k: number) => 'INSERT INTO links(seq, dst, src) VALUES ' + Array(k).fill('(?, ?, ?)').join(', ');
   const insertLinks = db.prepare(linkSql(LINK_ROWS));
   const indeg = new Float64Array(pages);
   const buf: number[] = [];
@@ -137,16 +138,16 @@ function writeLinks(db: Database.Database, w: Shape): { indeg: Float64Array; lin
       if (t !== i && t < pages) chosen.add(t);
     }
     for (const t of [...chosen].sort((a, b) => a - b)) {
-      buf.push(i + 1, t + 1);
+      buf.push(w.seqOf[i]!, t + 1, i + 1);
       indeg[t]! += 1;
       links++;
-      if (buf.length === LINK_ROWS * 2) {
+      if (buf.length === LINK_ROWS * 3) {
         insertLinks.run(buf);
         buf.length = 0;
       }
     }
   }
-  if (buf.length) db.prepare(linkSql(buf.length / 2)).run(buf);
+  if (buf.length) db.prepare(linkSql(buf.length / 3)).run(buf);
   return { indeg, links };
 }
 

@@ -147,7 +147,8 @@ async function* linkRows(ctx: ExportContext): AsyncGenerator<Row[]> {
   // A source page's site and fetch sequence, asked once per source (links come grouped by source).
   let lastSrc = -1;
   let srcMatches = true;
-  const total = reader.snapshot.pageId;
+  // Links come in fetch order (schema 12): progress is the fetches read of the snapshot's.
+  const total = reader.snapshot.fetchSeq;
   let chunk: Row[] = [];
   let seen = 0;
   for (const l of extra.links()) {
@@ -160,7 +161,7 @@ async function* linkRows(ctx: ExportContext): AsyncGenerator<Row[]> {
     }
     if (srcMatches) chunk.push([l.srcUrl, l.dstUrl, l.anchor, l.kind, l.nofollow === 1]);
     if (++seen % TICK_ROWS === 0) {
-      await ctx.tick(l.src, total);
+      await ctx.tick(Math.max(0, l.seq), total);
       if (chunk.length) yield chunk;
       chunk = [];
     }

@@ -1,4 +1,5 @@
 import { CrawlReader, withCrawlReader, type CrawlSource } from '../store/crawl-reader.js';
+import { csrFromPairs, type LinkPairs } from '../store/link-ranges.js';
 import type { CsrGraph } from './csr.js';
 import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
 
@@ -52,24 +53,16 @@ export function loadCrawlGraph(source: CrawlSource, opts: { fetchedOnly?: boolea
 /**
  * The usual case, ids below DIRECT_LIMIT: page id -> node by a direct lookup table, links
  * read by the reader's readLinkTargets (on several threads for large crawls, so the table
- * and the out-degree counts live in shared memory). The node order follows the page ids, so the
- * pieces of each thread's id range concatenate into the CSR targets.
+ * lives in shared memory). The node order follows the page ids.
  */
 function loadDense(reader: CrawlReader, pageIds: Int32Array, maxId: number, threads?: number): CsrGraph {
   const n = pageIds.length;
   const table = new Int32Array(new SharedArrayBuffer(4 * (maxId + 1))).fill(-1);
   for (let v = 0; v < n; v++) table[pageIds[v]!] = v;
-  const outdeg = new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, n)));
-  const parts = reader.readLinkTargets(pageIds, table, outdeg, threads);
+  const outdeg = new Uint32Array(Math.max(1, n));
+  const { targets } = reader.readLinkTargets(pageIds, table, outdeg, threads);
   const offsets = new Uint32Array(n + 1);
   for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v]! + outdeg[v]!;
-  let targets: Uint32Array;
-  if (parts.length === 1) targets = parts[0]!;
-  else {
-    targets = new Uint32Array(parts.reduce((sum, p) => sum + p.length, 0));
-    let at = 0;
-    for (const p of parts) (targets.set(p, at), (at += p.length));
-  }
   if (targets.length !== offsets[n]) throw new Error(`links changed while loading (${targets.length} targets, ${offsets[n]} counted)`);
   return { n, offsets, targets };
 }
@@ -79,30 +72,28 @@ function loadSparse(reader: CrawlReader, pageIds: Int32Array): CsrGraph {
   const n = pageIds.length;
   const map = new Map<number, number>();
   for (let v = 0; v < n; v++) map.set(pageIds[v]!, v);
-  const offsets = new Uint32Array(n + 1);
-  let targets = new Uint32Array(1 << 16);
-  let m = 0;
-  let prevA = -1;
-  let prevB = -1;
+  let pairs: LinkPairs = { a: new Uint32Array(1 << 16), b: new Uint32Array(1 << 16), length: 0 };
   for (const { src, dst, length } of reader.linkChunks()) {
-    if (m + length > targets.length) {
-      const grown = new Uint32Array(Math.max(m + length, targets.length * 2));
-      grown.set(targets.subarray(0, m));
-      targets = grown;
+    if (pairs.length + length > pairs.a.length) {
+      const size = Math.max(pairs.length + length, pairs.a.length * 2);
+      const grown = { a: new Uint32Array(size), b: new Uint32Array(size), length: pairs.length };
+      grown.a.set(pairs.a.subarray(0, pairs.length));
+      grown.b.set(pairs.b.subarray(0, pairs.length));
+      pairs = grown;
     }
     for (let i = 0; i < length; i++) {
       const a = map.get(src[i]!) ?? -1;
       const b = map.get(dst[i]!) ?? -1;
       if (a < 0 || b < 0 || a === b) continue;
-      if (a < prevA || (a === prevA && b <= prevB)) throw new Error('links not in (src, dst) order or not unique');
-      targets[m++] = b;
-      offsets[a + 1]!++;
-      prevA = a;
-      prevB = b;
+      pairs.a[pairs.length] = a;
+      pairs.b[pairs.length++] = b;
     }
   }
-  for (let v = 0; v < n; v++) offsets[v + 1]! += offsets[v]!;
-  return { n, offsets, targets: targets.slice(0, m) };
+  const outdeg = new Uint32Array(Math.max(1, n));
+  const targets = csrFromPairs([pairs], outdeg);
+  const offsets = new Uint32Array(n + 1);
+  for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v]! + outdeg[v]!;
+  return { n, offsets, targets };
 }
 
 /**

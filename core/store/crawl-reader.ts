@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlState } from './crawl-state.js';
 import { openDatabase, type Db } from './database.js';
+import { linksOfPage } from './crawl-rows.js';
 import { readAllLinks } from './link-ranges.js';
 import { scanRanges } from './range-scan.js';
 import { pageSelect, siteSelect, type PageField, type PageRecord, type SiteField, type SiteRecord } from './record-fields.js';
@@ -231,8 +232,7 @@ export class CrawlReader {
   /** counts() and the links and bytes, which take a scan of the links and the fetched pages. */
   totals(): CrawlTotals {
     const more = this.statement(
-      `SELECT (SELECT count(*) FROM links)
-           - (SELECT count(*) FROM links WHERE src IN (SELECT id FROM pages WHERE fetch_seq > @s)) AS links,
+      `SELECT (SELECT count(*) FROM links WHERE seq <= @s) AS links,
          (SELECT coalesce(sum(bytes), 0) FROM pages WHERE fetch_seq <= @s) AS bytes`,
     ).get(this.bounds) as { links: number; bytes: number };
     return { ...this.counts(), ...more };
@@ -329,22 +329,22 @@ export class CrawlReader {
   // ---- links -------------------------------------------------------------------------
   /** Target page ids of a page's links (none if it was fetched after the snapshot). */
   outLinks(src: number): number[] {
-    return this.statement(`SELECT dst FROM links WHERE src = @src AND ${NOT_LATE}`).pluck().all({ ...this.bounds, src }) as number[];
+    return this.statement(`SELECT dst FROM links l WHERE ${linksOfPage('l', '@src')} AND ${NOT_LATE}`).pluck().all({ ...this.bounds, src }) as number[];
   }
   linkAnchor(src: number, dst: number): string | null {
-    const sql = `SELECT anchor FROM links WHERE src = @src AND dst = @dst AND ${NOT_LATE}`;
+    const sql = `SELECT anchor FROM links l WHERE ${linksOfPage('l', '@src')} AND l.dst = @dst AND ${NOT_LATE}`;
     return (this.statement(sql).pluck().get({ ...this.bounds, src, dst }) as string | null | undefined) ?? null;
   }
   /** The first `limit` links of a page, with their targets' URLs. */
   linksFrom(id: number, limit: number): LinkRecord[] {
     const sql = `SELECT p.url, l.anchor, l.kind FROM links l JOIN pages p ON p.id = l.dst
-      WHERE l.src = @src AND p.id <= @p AND ${NOT_LATE} LIMIT @limit`;
+      WHERE ${linksOfPage('l', '@src')} AND p.id <= @p AND ${NOT_LATE} LIMIT @limit`;
     return this.statement(sql).all({ ...this.bounds, src: id, limit }) as LinkRecord[];
   }
   /** The first `limit` links to a page, with their sources' URLs (a scan before links_dst exists). */
   linksTo(id: number, limit: number): LinkRecord[] {
     const sql = `SELECT p.url, l.anchor, l.kind FROM links l JOIN pages p ON p.id = l.src
-      WHERE l.dst = @dst AND (p.fetch_seq IS NULL OR p.fetch_seq <= @s) LIMIT @limit`;
+      WHERE l.dst = @dst AND ${NOT_LATE} LIMIT @limit`;
     return this.statement(sql).all({ ...this.bounds, dst: id, limit }) as LinkRecord[];
   }
 
@@ -360,18 +360,17 @@ export class CrawlReader {
       yield { ids: c.cols[0]!, siteIds: c.cols[1]!, length: c.length };
     }
   }
-  /** Every link as of the snapshot as src[i] -> dst[i], in (src, dst) order (the table's own). */
+  /**
+   * Every link as of the snapshot as src[i] -> dst[i], in the table's order (schema 12): by
+   * the fetch that stored them, so grouped by source page but not in source order, and a
+   * source's targets ascending.
+   */
   *linkChunks(): Generator<LinkChunk> {
-    const late = this.statement('SELECT id FROM pages WHERE fetch_seq > @s AND +id >= @lo AND +id < @hi').pluck();
-    const exclude = (lo: number, hi: number) => {
-      const ids = late.all({ ...this.bounds, lo, hi }) as number[];
-      return ids.length > 0 ? new Set(ids) : null;
-    };
-    const scan = { table: 'links', columns: ['src', 'dst'], where: 'src <= @p', params: this.bounds, exclude } as const;
-    for (const c of scanRanges(this.db, scan)) yield { src: c.cols[0]!, dst: c.cols[1]!, length: c.length };
+    const scan = { table: 'links', columns: ['seq', 'src', 'dst'], where: 'seq <= @s AND src <= @p', params: this.bounds } as const;
+    for (const c of scanRanges(this.db, scan)) yield { src: c.cols[1]!, dst: c.cols[2]!, length: c.length };
   }
-  /** CSR pieces of every link between known pages (link-ranges.ts), on threads for large crawls. */
-  readLinkTargets(pageIds: Int32Array, table: Int32Array, outdeg: Uint32Array, threads?: number): Uint32Array[] {
+  /** The CSR targets of every link between known pages (link-ranges.ts), read on threads for large crawls, and how many read them. */
+  readLinkTargets(pageIds: Int32Array, table: Int32Array, outdeg: Uint32Array, threads?: number): { targets: Uint32Array; threads: number } {
     return readAllLinks(this.db, pageIds, table, outdeg, this.snapshot.fetchSeq, threads);
   }
 
@@ -473,7 +472,8 @@ export class CrawlReader {
 }
 
 /** The link's source was not fetched after the snapshot (its links came with that fetch). */
-const NOT_LATE = 'NOT EXISTS (SELECT 1 FROM pages s WHERE s.id = src AND s.fetch_seq > @s)';
+/** A link (alias l) stored by the snapshot: its source fetched by then, or stored without a fetch (schema 12). */
+const NOT_LATE = 'l.seq <= @s';
 
 function withFields<K extends string, E extends string>(fields: readonly K[], ...extra: E[]): Array<K | E> {
   const out: Array<K | E> = [...fields];

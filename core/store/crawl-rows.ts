@@ -75,6 +75,17 @@ export interface NewLink {
 /** Link rows per multi-row INSERT. */
 export const LINK_ROWS = 32;
 
+/**
+ * The links of one page (schema 12, migrations/012-links-by-fetch.ts): the table is keyed by
+ * (seq, dst), seq being the fetch_seq of the fetch that stored them, or minus the page's id
+ * for links stored without a fetch (a sitemap's, read while it streams). So a page's links are
+ * read by two key lookups: SQL for `alias`'s rows of the page whose id is the named parameter
+ * `param` (as @name).
+ */
+export function linksOfPage(alias: string, param: string): string {
+  return `${alias}.seq IN ((SELECT fetch_seq FROM pages WHERE id = ${param}), -${param}) AND ${alias}.src = ${param}`;
+}
+
 export interface FrontierRow {
   page_id: number;
   site_id: number;

@@ -7,7 +7,7 @@ import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { buildPageSearchIndexes, dropPageSearchIndexes } from './page-search-index.js';
 import type { CrawlState, PageStatus } from './crawl-state.js';
-import { LINK_ROWS, ROWS_WRITES, WRITE_SQL, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
+import { LINK_ROWS, ROWS_WRITES, WRITE_SQL, linksOfPage, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
 import { HashFilter } from './hash-filter.js';
 import { PageFacts, plainPage } from './page-facts.js';
 import { PendingLinks, PendingPages, type PendingPage } from './pending-writes.js';
@@ -65,6 +65,9 @@ export class CrawlStore {
   private facts = new PageFacts();
   private nextSite: number;
   private nextSeq: number;
+  /** The page whose fetch was recorded last, and its fetch_seq: its links come next (linkSeq). */
+  private lastFetchId = -1;
+  private lastFetchSeq = 0;
   /** Multi-row link INSERTs by row count (statement numbers, at most LINK_ROWS of them). */
   private readonly insertLinksBy: number[] = [];
 
@@ -84,7 +87,8 @@ export class CrawlStore {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
       pageState: db.prepare('SELECT url, redirects, depth, status, error_code, attempts FROM pages WHERE id = ?').raw(),
       linksFrom: db.prepare(`SELECT l.dst, p.url, p.depth, p.redirects, p.error_code AS errorCode, l.anchor, l.nofollow, l.kind
-        FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ?`),
+        FROM links l JOIN pages p ON p.id = l.dst WHERE ${linksOfPage('l', '@src')}`),
+      fetchSeq: db.prepare('SELECT fetch_seq FROM pages WHERE id = ?').pluck(),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
       findHash: db.prepare('SELECT page_id FROM content_hashes WHERE hash = ?').pluck(),
       claimHash: db.prepare(WRITE_SQL.insertHash),
@@ -221,6 +225,7 @@ export class CrawlStore {
     this.urls = null;
     this.hashes = null;
     this.facts = new PageFacts();
+    this.lastFetchId = -1;
   }
 
   // ---- meta, settings, counters ------------------------------------------------------
@@ -310,7 +315,7 @@ export class CrawlStore {
   }
   /** The pages a page links to, as its links were stored, with what discovery needs to find them again. */
   linksFrom(id: number): PageLink[] {
-    const rows = this.st.linksFrom!.all(id) as PageLink[];
+    const rows = this.st.linksFrom!.all({ src: id }) as PageLink[];
     if (!this.behind) return rows;
     // Committed links with their targets as written since, then those not yet committed.
     const seen = new Set<number>();
@@ -417,7 +422,12 @@ export class CrawlStore {
     ]);
     this.run(this.w.dequeue, [id]);
     this.facts.setStatus(id, r.status, r.errorCode !== null);
-    if (this.behind) this.changed(id, r.status, r.errorCode, r.attempts);
+    this.lastFetchId = id;
+    this.lastFetchSeq = seq;
+    if (this.behind) {
+      this.changed(id, r.status, r.errorCode, r.attempts);
+      this.pendingPage(id).seq = seq;
+    }
     return seq;
   }
   /** A page that ends without a fetch (robots, trap found late, parked site, failed for good). */
@@ -460,22 +470,36 @@ export class CrawlStore {
   /**
    * The out-links of one page, LINK_ROWS rows per INSERT: saves the per-statement overhead of
    * a row at a time (~15% of link-insert time in bench/throughput; the B-tree work remains).
+   * They are stored under the page's fetch (linkSeq), so a fetched page's links append.
    */
   insertLinks(src: number, links: readonly NewLink[]): void {
+    const seq = this.linkSeq(src);
     for (let from = 0; from < links.length; from += LINK_ROWS) {
       const n = Math.min(LINK_ROWS, links.length - from);
-      const args: SqlValue[] = new Array(n * 5);
+      const args: SqlValue[] = new Array(n * 6);
       for (let i = 0; i < n; i++) {
         const l = links[from + i]!;
-        args[i * 5] = src;
-        args[i * 5 + 1] = l.dst;
-        args[i * 5 + 2] = l.anchor;
-        args[i * 5 + 3] = l.nofollow ? 1 : 0;
-        args[i * 5 + 4] = l.kind;
+        args[i * 6] = seq;
+        args[i * 6 + 1] = l.dst;
+        args[i * 6 + 2] = src;
+        args[i * 6 + 3] = l.anchor;
+        args[i * 6 + 4] = l.nofollow ? 1 : 0;
+        args[i * 6 + 5] = l.kind;
       }
       this.run((this.insertLinksBy[n] ??= this.writes.statement(linksSql(n))), args);
     }
     this.notePendingLinks(src, links);
+  }
+  /**
+   * The key page `src`'s links are stored under (schema 12): the fetch_seq of its fetch, as
+   * written (the fetch just recorded, one in a batch not yet committed, or the file's), or
+   * minus its id when it has none (a sitemap's links, stored while it streams).
+   */
+  linkSeq(src: number): number {
+    if (src === this.lastFetchId) return this.lastFetchSeq;
+    const pending = this.pendingPages.get(src)?.seq;
+    if (pending !== undefined) return pending;
+    return (this.st.fetchSeq!.get(src) as number | null | undefined) ?? -src;
   }
   /** The first page stored with this content hash, if any. */
   findHash(hash: string): number | undefined {
@@ -534,7 +558,7 @@ export class CrawlStore {
 }
 
 /** One link's INSERT, taken apart so that a page's links go in statements of up to LINK_ROWS rows. */
-const LINK_SHAPE = rowsShape('INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?)');
+const LINK_SHAPE = rowsShape('INSERT OR IGNORE INTO links(seq, dst, src, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?, ?)');
 
 function linksSql(n: number): string {
   return multiRowSql(LINK_SHAPE, n);

@@ -79,7 +79,8 @@ function migrate(db: Db, from: number): void {
   for (const m of MIGRATIONS) {
     if (m.version <= from && !m.missing?.(db)) continue;
     db.transaction(() => {
-      db.exec(m.sql);
+      const more = m.more?.(db) ?? '';
+      db.exec(m.sql + more);
       db.pragma(`user_version = ${Math.max(m.version, from)}`);
       db.pragma(`application_id = ${APP_ID}`);
     })();

@@ -20,6 +20,8 @@ export interface RobotsCapture extends ContentLocation {
 
 /** A link with its ends' URLs, in (source id, target id) order. */
 export interface UrlLink {
+  /** The key it is stored under: its source's fetch_seq, or minus the source's id (schema 12). */
+  seq: number;
   src: number;
   dst: number;
   srcUrl: string;
@@ -84,13 +86,16 @@ export class ExportReader {
     return new Map(rows);
   }
 
-  /** Links at the snapshot with both ends' URLs, in (src, dst) order (the table's key), in chunks. */
+  /**
+   * Links at the snapshot with both ends' URLs, in chunks, in the table's order (schema 12): those
+   * stored without a fetch first, then by the fetch that stored them; a source's by target id.
+   */
   links(): Generator<UrlLink> {
-    const sql = `SELECT l.src, l.dst, s.url AS srcUrl, d.url AS dstUrl, l.anchor, l.kind, l.nofollow
+    const sql = `SELECT l.seq, l.src, l.dst, s.url AS srcUrl, d.url AS dstUrl, l.anchor, l.kind, l.nofollow
       FROM links l JOIN pages s ON s.id = l.src JOIN pages d ON d.id = l.dst
-      WHERE (l.src, l.dst) > (@src, @dst) AND l.src <= @p AND d.id <= @p AND (s.fetch_seq IS NULL OR s.fetch_seq <= @s)
-      ORDER BY l.src, l.dst LIMIT @limit`;
-    return this.reader.stream<UrlLink>(sql, { src: MIN_KEY, dst: MIN_KEY }, (r) => ({ src: r.src, dst: r.dst }));
+      WHERE (l.seq, l.dst) > (@seq, @dst) AND l.seq <= @s AND l.src <= @p AND d.id <= @p
+      ORDER BY l.seq, l.dst LIMIT @limit`;
+    return this.reader.stream<UrlLink>(sql, { seq: MIN_KEY, dst: MIN_KEY }, (r) => ({ seq: r.seq, dst: r.dst }));
   }
 
   coverage(): ContentCoverage {

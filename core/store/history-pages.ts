@@ -9,6 +9,7 @@
  * by URL): a national crawl's history is never loaded whole.
  */
 import type Database from 'better-sqlite3';
+import { linksOfPage } from './crawl-rows.js';
 import Sqlite from './sqlite.js';
 import { schemeVariants } from '../url/page-identity.js';
 
@@ -62,8 +63,10 @@ export class HistoryPages {
     const byUrl = db.prepare(`SELECT id, http_status AS httpStatus, etag, last_modified AS lastModified, content_type AS contentType, bytes,
       content_hash AS contentHash, title, noindex FROM pages
       WHERE url = ? AND status = 'fetched' AND http_status BETWEEN 200 AND 299 AND (etag IS NOT NULL OR last_modified IS NOT NULL)`);
+    // A history crawl made before schema 12 has its links keyed by source page (opened as is, read-only).
+    const bySeq = (db.prepare("SELECT count(*) FROM pragma_table_info('links') WHERE name = 'seq'").pluck().get() as number) > 0;
     const links = db.prepare(`SELECT p.url AS url, l.anchor AS anchor, l.nofollow AS nofollow, l.kind AS kind
-      FROM links l JOIN pages p ON p.id = l.dst WHERE l.src = ? AND l.kind NOT IN ('redirect', 'sitemap')`);
+      FROM links l JOIN pages p ON p.id = l.dst WHERE ${bySeq ? linksOfPage('l', '@src') : 'l.src = @src'} AND l.kind NOT IN ('redirect', 'sitemap')`);
     return { history: new HistoryPages(db, byUrl, links), note: null };
   }
 
@@ -89,7 +92,7 @@ export class HistoryPages {
 
   /** Its links as the history crawl stored them (redirects aside), as if extracted again. */
   outLinks(historyId: number): HistoryLink[] {
-    return (this.links.all(historyId) as Array<{ url: string; anchor: string | null; nofollow: number; kind: string }>).map((l) => ({
+    return (this.links.all({ src: historyId }) as Array<{ url: string; anchor: string | null; nofollow: number; kind: string }>).map((l) => ({
       url: l.url,
       anchor: l.anchor ?? '',
       nofollow: l.nofollow === 1,

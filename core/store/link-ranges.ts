@@ -8,51 +8,53 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { sqliteModulePath } from './sqlite.js';
 
+/** Links as node pairs a[i] -> b[i] for i < length. */
+export interface LinkPairs {
+  a: Uint32Array;
+  b: Uint32Array;
+  length: number;
+}
+
 /**
- * Reads the links whose src lies in [lo, hi) as CSR pieces: counts out-links per source
- * node into outdeg (nodes via `table`, page id -> node or -1; links to or from other ids
- * and self-links are dropped) and returns the target nodes in (src, dst) order.
+ * Reads the links stored with seq in [lo, hi) (schema 12: the fetch_seq of the fetch that
+ * stored them, or minus the source's id for links stored without one) as node pairs, through
+ * `table` (page id -> node or -1; links to or from other ids and self-links are dropped), in
+ * the table's order: grouped by source, each source's targets ascending (csrFromPairs puts
+ * them in CSR order).
  *
  * As of the snapshot `seq` (a fetch sequence number): a page's links are stored with its
- * fetch, so the links of a page fetched after it are left out. Each range is read by one
- * statement (its own short read transaction, never one for the whole read, which would stop
- * a running crawl's WAL from being checkpointed); the pages fetched after `seq` are asked
- * after the range was read, so a page fetched in between is excluded too.
+ * fetch, so those with a larger seq are left out. Each range is read by one statement (its own
+ * short read transaction, never one for the whole read, which would stop a running crawl's WAL
+ * from being checkpointed).
  *
  * Why like this: better-sqlite3 crosses from C++ to JS once per row (~0.8 s per million
  * rows), so SQLite instead concatenates a range of rows into two comma-separated strings
  * (group_concat over one scan, so src and dst stay aligned), parsed here in lockstep.
- * Ranges adapt to hold 0.5-4 million rows. The links table is WITHOUT ROWID, so the scan
- * is in (src, dst) order; with a monotone remap the targets come grouped by source and
- * sorted, and (src, dst) is unique by the primary key.
+ * Ranges adapt to hold 0.5-4 million rows.
  *
  * The function refers to nothing outside itself: worker threads receive its source text.
  */
-export function readLinkRange(db: Database.Database, lo: number, hi: number, table: Int32Array, outdeg: Uint32Array, seq: number): Uint32Array {
-  const first = db.prepare('SELECT min(src) FROM links WHERE src >= ? AND src < ?').pluck();
-  // `+id`: walk the fetch_seq index (the few pages fetched after the snapshot), not the id range.
-  const late = db.prepare('SELECT id FROM pages WHERE fetch_seq > ? AND +id >= ? AND +id < ?').pluck();
-  // The CAST matters: better-sqlite3 binds JS numbers as REAL, and src - 1.0 prints "1.0".
-  const read = db
-    .prepare('SELECT count(*), group_concat(src - CAST(? AS INTEGER)), group_concat(dst) FROM links WHERE src >= ? AND src < ?')
-    .raw();
+export function readLinkPairs(db: Database.Database, lo: number, hi: number, table: Int32Array, seq: number): LinkPairs {
+  const first = db.prepare('SELECT min(seq) FROM links WHERE seq >= ? AND seq < ?').pluck();
+  const read = db.prepare('SELECT count(*), group_concat(src), group_concat(dst) FROM links WHERE seq >= ? AND seq < ? AND seq <= ?').raw();
   const maxId = table.length - 1;
-  let targets = new Uint32Array(1 << 16);
+  let a = new Uint32Array(1 << 16);
+  let b = new Uint32Array(1 << 16);
   let m = 0;
-  let prevA = -1;
-  let prevB = -1;
   let width = 1 << 16;
   let start = first.get(lo, hi) as number | null;
   while (start !== null) {
     const end = Math.min(start + width, hi);
-    const [count, srcText, dstText] = read.get(start, start, end) as [number, string | null, string | null];
-    const lateIds = count > 0 ? (late.all(seq, start, end) as number[]) : [];
-    const skip = lateIds.length > 0 ? new Set(lateIds) : null;
+    const [count, srcText, dstText] = read.get(start, end, seq) as [number, string | null, string | null];
     if (count > 0) {
-      if (m + count > targets.length) {
-        const grown = new Uint32Array(Math.max(m + count, targets.length * 2));
-        grown.set(targets.subarray(0, m));
-        targets = grown;
+      if (m + count > a.length) {
+        const size = Math.max(m + count, a.length * 2);
+        const ga = new Uint32Array(size);
+        const gb = new Uint32Array(size);
+        ga.set(a.subarray(0, m));
+        gb.set(b.subarray(0, m));
+        a = ga;
+        b = gb;
       }
       const S = srcText!;
       const D = dstText!;
@@ -60,23 +62,20 @@ export function readLinkRange(db: Database.Database, lo: number, hi: number, tab
       let j = 0;
       for (let row = 0; row < count; row++) {
         let s = 0;
+        let negS = false;
         let c = S.charCodeAt(i++);
+        if (c === 45) (negS = true), (c = S.charCodeAt(i++));
         for (; c >= 48; c = S.charCodeAt(i++)) s = s * 10 + (c - 48); // stops at ',' or the end (NaN)
         let t = 0;
-        let negative = false;
+        let negT = false;
         c = D.charCodeAt(j++);
-        if (c === 45) (negative = true), (c = D.charCodeAt(j++));
+        if (c === 45) (negT = true), (c = D.charCodeAt(j++));
         for (; c >= 48; c = D.charCodeAt(j++)) t = t * 10 + (c - 48);
-        s += start;
-        if (skip !== null && skip.has(s)) continue;
-        const a = s >= 0 && s <= maxId ? table[s]! : -1;
-        const b = !negative && t <= maxId ? table[t]! : -1;
-        if (a < 0 || b < 0 || a === b) continue;
-        if (a < prevA || (a === prevA && b <= prevB)) throw new Error('links not in (src, dst) order or not unique');
-        targets[m++] = b;
-        outdeg[a]!++;
-        prevA = a;
-        prevB = b;
+        const x = !negS && s <= maxId ? table[s]! : -1;
+        const y = !negT && t <= maxId ? table[t]! : -1;
+        if (x < 0 || y < 0 || x === y) continue;
+        a[m] = x;
+        b[m++] = y;
       }
       if (i !== S.length + 1 || j !== D.length + 1) throw new Error(`links range at ${start}: rows and text disagree`);
     }
@@ -84,7 +83,51 @@ export function readLinkRange(db: Database.Database, lo: number, hi: number, tab
     else if (count < 500_000 && width < 2 ** 40) width *= 2;
     start = end < hi ? (first.get(end, hi) as number | null) : null;
   }
-  return targets.slice(0, m);
+  return { a: a.slice(0, m), b: b.slice(0, m), length: m };
+}
+
+/**
+ * Node pairs (in any order) as CSR: counts each node's out-links into outdeg (zeroed first)
+ * and returns the targets grouped by source node, each source's ascending, a pair met twice
+ * kept once (a page whose links were stored both before and after its fetch: schema 12).
+ */
+export function csrFromPairs(parts: readonly LinkPairs[], outdeg: Uint32Array): Uint32Array {
+  const n = outdeg.length;
+  outdeg.fill(0);
+  let m = 0;
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i++) outdeg[p.a[i]!]!++;
+    m += p.length;
+  }
+  const next = new Uint32Array(n + 1);
+  for (let v = 0; v < n; v++) next[v + 1] = next[v]! + outdeg[v]!;
+  const targets = new Uint32Array(m);
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i++) targets[next[p.a[i]!]!++] = p.b[i]!;
+  }
+  // next[v] is now row v's end. Rows come sorted from one fetch's links; sort any that are not,
+  // and drop repeated targets.
+  let repeats = false;
+  for (let v = 0, s = 0; v < n; v++) {
+    const e = next[v]!;
+    for (let k = s + 1; k < e; k++) {
+      if (targets[k]! > targets[k - 1]!) continue;
+      const row = targets.subarray(s, e).sort();
+      for (let q = 1; q < row.length && !repeats; q++) repeats = row[q] === row[q - 1];
+      break;
+    }
+    s = e;
+  }
+  if (!repeats) return targets;
+  let w = 0;
+  for (let v = 0, s = 0; v < n; v++) {
+    const e = next[v]!;
+    const from = w;
+    for (let k = s; k < e; k++) if (k === s || targets[k] !== targets[k - 1]) targets[w++] = targets[k]!;
+    outdeg[v] = w - from;
+    s = e;
+  }
+  return targets.slice(0, w);
 }
 
 /**
@@ -94,14 +137,14 @@ export function readLinkRange(db: Database.Database, lo: number, hi: number, tab
  */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const { sqlitePath, path, lo, hi, table, outdeg, seq, port, flag, index } = workerData;
-const readLinkRange = ${readLinkRange.toString()};
+const { sqlitePath, path, lo, hi, table, seq, port, flag, index } = workerData;
+const readLinkPairs = ${readLinkPairs.toString()};
 try {
   const Database = require(sqlitePath);
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  const targets = readLinkRange(db, lo, hi, table, outdeg, seq);
+  const pairs = readLinkPairs(db, lo, hi, table, seq);
   db.close();
-  port.postMessage({ targets }, [targets.buffer]);
+  port.postMessage({ pairs }, [pairs.a.buffer, pairs.b.buffer]);
 } catch (err) {
   port.postMessage({ error: String(err && err.stack || err) });
 }
@@ -113,28 +156,36 @@ Atomics.notify(flag, index);
 const THREADS_MIN_PAGES = 200_000;
 
 /**
- * Reads every link into CSR pieces, on several threads when the crawl is large (SQLite
- * scanning is CPU-bound, so two threads nearly halve the time). Threads need the database
+ * Reads every link as of the snapshot `seq` into CSR targets, counting each node's out-links
+ * into outdeg: on several threads when the crawl is large (SQLite scanning is CPU-bound, so two
+ * threads nearly halve the time), each reading a range of fetches. Threads need the database
  * as a file and no open transaction on `db` (a worker's connection would not see it);
- * otherwise, or if a worker fails, everything is read here. Ranges split the pages evenly.
- * `seq`: the snapshot's fetch sequence number (see readLinkRange).
+ * otherwise, or if a worker fails, everything is read here. Returns the targets and the
+ * number of threads that read them.
  */
-export function readAllLinks(db: Database.Database, pageIds: Int32Array, table: Int32Array, outdeg: Uint32Array, seq: number, threads?: number): Uint32Array[] {
+export function readAllLinks(
+  db: Database.Database,
+  pageIds: Int32Array,
+  table: Int32Array,
+  outdeg: Uint32Array,
+  seq: number,
+  threads?: number,
+): { targets: Uint32Array; threads: number } {
   const n = pageIds.length;
   const want = threads ?? (n >= THREADS_MIN_PAGES ? Math.min(4, availableParallelism()) : 1);
   const fileBacked = !db.memory && db.name !== '' && !db.inTransaction;
-  const bounds = [-Infinity];
-  for (let t = 1; t < want; t++) bounds.push(pageIds[Math.floor((n * t) / want)]!);
-  bounds.push(Infinity);
-  if (want > 1 && fileBacked && n >= want && table.buffer instanceof SharedArrayBuffer && outdeg.buffer instanceof SharedArrayBuffer) {
-    const parts = readOnThreads(db.name, bounds, table, outdeg, seq);
-    if (parts) return parts;
-    outdeg.fill(0); // a failed attempt may have counted part of the links
+  if (want > 1 && fileBacked && table.buffer instanceof SharedArrayBuffer) {
+    // Links stored without a fetch (seq < 0) go with the first range; the fetches split evenly.
+    const bounds = [-Number.MAX_VALUE];
+    for (let t = 1; t < want; t++) bounds.push(1 + Math.floor((Math.max(0, seq) * t) / want));
+    bounds.push(Number.MAX_VALUE);
+    const parts = readOnThreads(db.name, bounds, table, seq);
+    if (parts) return { targets: csrFromPairs(parts, outdeg), threads: parts.length };
   }
-  return [readLinkRange(db, -Number.MAX_VALUE, Number.MAX_VALUE, table, outdeg, seq)];
+  return { targets: csrFromPairs([readLinkPairs(db, -Number.MAX_VALUE, Number.MAX_VALUE, table, seq)], outdeg), threads: 1 };
 }
 
-function readOnThreads(path: string, bounds: number[], table: Int32Array, outdeg: Uint32Array, seq: number): Uint32Array[] | undefined {
+function readOnThreads(path: string, bounds: number[], table: Int32Array, seq: number): LinkPairs[] | undefined {
   const ranges = bounds.length - 1;
   const flag = new Int32Array(new SharedArrayBuffer(4 * ranges));
   const ports = [];
@@ -143,23 +194,21 @@ function readOnThreads(path: string, bounds: number[], table: Int32Array, outdeg
     for (let index = 0; index < ranges; index++) {
       const { port1, port2 } = new MessageChannel();
       ports.push(port1);
-      const lo = Math.max(bounds[index]!, -Number.MAX_VALUE);
-      const hi = Math.min(bounds[index + 1]!, Number.MAX_VALUE);
-      const workerData = { sqlitePath, path, lo, hi, table, outdeg, seq, port: port2, flag, index };
+      const workerData = { sqlitePath, path, lo: bounds[index]!, hi: bounds[index + 1]!, table, seq, port: port2, flag, index };
       new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] }).unref();
     }
   } catch {
     return undefined; // no threads here
   }
-  const parts: Uint32Array[] = [];
+  const parts: LinkPairs[] = [];
   let failed = false;
   for (let index = 0; index < ranges; index++) {
     // Ten minutes is far beyond any range's read: a worker that never answers has died.
     if (Atomics.wait(flag, index, 0, 600_000) === 'timed-out') return undefined;
-    const reply = receiveMessageOnPort(ports[index]!)?.message as { targets?: Uint32Array; error?: string } | undefined;
+    const reply = receiveMessageOnPort(ports[index]!)?.message as { pairs?: LinkPairs; error?: string } | undefined;
     ports[index]!.close();
-    if (!reply?.targets) failed = true;
-    else parts.push(reply.targets);
+    if (!reply?.pairs) failed = true;
+    else parts.push(reply.pairs);
   }
   return failed ? undefined : parts;
 }

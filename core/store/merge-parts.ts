@@ -127,7 +127,7 @@ function contentBases(files: { file: string }[]): { dir: string; base: number }[
 const TEMP_TABLES = `
 CREATE TEMP TABLE all_pages AS SELECT 0 AS part, p.*, '' AS host, 0 AS rank FROM pages p WHERE 0;
 CREATE TEMP TABLE all_sites AS SELECT 0 AS part, * FROM sites WHERE 0;
-CREATE TEMP TABLE all_links AS SELECT 0 AS part, * FROM links WHERE 0;
+CREATE TEMP TABLE all_links AS SELECT 0 AS part, src, dst, anchor, nofollow, kind, lastmod FROM links WHERE 0;
 CREATE TEMP TABLE all_events AS SELECT 0 AS part, * FROM events WHERE 0;
 CREATE TEMP TABLE all_robots AS SELECT 0 AS part, r.*, '' AS host FROM robots r WHERE 0;
 CREATE TEMP TABLE all_counters (name TEXT, value INTEGER);
@@ -145,7 +145,7 @@ function gather(db: Db, part: number, file: string, segmentBase: number, timelin
     db.transaction(() => {
       db.exec(`INSERT INTO temp.all_pages SELECT ${part}, p.*, s.host, ${RANK} FROM src.pages p JOIN src.sites s ON s.id = p.site_id`);
       db.exec(`INSERT INTO temp.all_sites SELECT ${part}, * FROM src.sites`);
-      db.exec(`INSERT INTO temp.all_links SELECT ${part}, * FROM src.links`);
+      db.exec(`INSERT INTO temp.all_links SELECT ${part}, src, dst, anchor, nofollow, kind, lastmod FROM src.links`);
       db.exec(`INSERT INTO temp.all_events SELECT ${part}, * FROM src.events`);
       db.exec(`INSERT INTO temp.all_robots SELECT ${part}, r.*, s.host FROM src.robots r JOIN src.sites s ON s.id = r.site_id`);
       db.exec('INSERT INTO temp.all_counters SELECT name, value FROM src.counters');
@@ -209,10 +209,11 @@ INSERT INTO pages (id, url, site_id, depth, parent_id, redirects, status, http_s
     w.bytes, w.content_hash, (SELECT new_id FROM temp.idmap WHERE part = w.part AND old = w.duplicate_of), w.title, w.noindex,
     w.error_code, w.attempts, n.seq, w.fetched_at, w.response_ms, w.etag, w.last_modified, w.not_modified
   FROM temp.winner w JOIN temp.new_ids n USING (url) ORDER BY n.new_id;
-INSERT OR IGNORE INTO links (src, dst, anchor, nofollow, kind, lastmod)
-  SELECT s.new_id, d.new_id, l.anchor, l.nofollow, l.kind, l.lastmod FROM temp.all_links l
+INSERT OR IGNORE INTO links (seq, dst, src, anchor, nofollow, kind, lastmod)
+  SELECT coalesce(p.fetch_seq, -s.new_id), d.new_id, s.new_id, l.anchor, l.nofollow, l.kind, l.lastmod FROM temp.all_links l
   JOIN temp.idmap s ON s.part = l.part AND s.old = l.src JOIN temp.idmap d ON d.part = l.part AND d.old = l.dst
-  ORDER BY s.new_id, d.new_id;
+  JOIN pages p ON p.id = s.new_id
+  ORDER BY 1, 2;
 INSERT OR IGNORE INTO content_hashes (hash, page_id)
   SELECT content_hash, id FROM pages WHERE content_hash IS NOT NULL AND status = 'fetched' ORDER BY fetch_seq;
 INSERT INTO frontier (page_id, site_id, priority) SELECT id, site_id, 0 FROM pages WHERE status = 'queued';

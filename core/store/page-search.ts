@@ -19,6 +19,7 @@
  */
 import type { CrawlReader } from './crawl-reader.js';
 import type { PageStatus } from './crawl-state.js';
+import { linksOfPage } from './crawl-rows.js';
 
 export type PageSortKey = 'fetch' | 'pagerank' | 'indegree';
 export type HttpClass = '2xx' | '3xx' | '4xx' | '5xx';
@@ -403,7 +404,7 @@ export class PageSearch {
   /** Links from a page (in target id order) and their total, as of the snapshot. */
   outLinks(pageId: number, offset: number, limit: number): { total: number; links: Array<{ url: string; anchor: string | null; kind: string }> } {
     const from = `FROM links l JOIN pages p ON p.id = l.dst
-      WHERE l.src = @src AND p.id <= @p AND NOT EXISTS (SELECT 1 FROM pages s WHERE s.id = @src AND s.fetch_seq > @s)`;
+      WHERE ${linksOfPage('l', '@src')} AND p.id <= @p AND l.seq <= @s`;
     const params = { ...this.params(), src: pageId };
     const total = this.reader.prepared(`SELECT count(*) ${from}`).pluck().get(params) as number;
     const links = this.reader.prepared(`SELECT p.url, l.anchor, l.kind ${from} ORDER BY l.dst LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Array<{
@@ -420,7 +421,7 @@ export class PageSearch {
    */
   inLinks(pageId: number, offset: number, limit: number): { total: number | null; links: Array<{ url: string; anchor: string | null; kind: string }> } {
     const from = `FROM links l JOIN pages p ON p.id = l.src
-      WHERE l.dst = @dst AND (p.fetch_seq IS NULL OR p.fetch_seq <= @s)`;
+      WHERE l.dst = @dst AND l.seq <= @s`;
     const params = { ...this.params(), dst: pageId };
     const countable = this.hasIndex('links_dst') || this.reader.params.p <= 100_000;
     const total = countable ? (this.reader.prepared(`SELECT count(*) ${from}`).pluck().get(params) as number) : null;

@@ -19,6 +19,8 @@ export interface PendingPage {
   status?: PageStatus;
   errorCode?: string | null;
   attempts?: number;
+  /** Its fetch's fetch_seq, once recorded (the key its links are stored under). */
+  seq?: number;
 }
 
 /** The pages written in batches not yet committed, by id. */

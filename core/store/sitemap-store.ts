@@ -7,7 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import type { NewLink } from './crawl-rows.js';
 import type { Db } from './database.js';
 import type { PendingRows } from './pending-rows.js';
-import { StoreWrites } from './store-writes.js';
+import type { StoreWrites } from './store-writes.js';
 import { multiRowSql, type RowsShape } from './row-groups.js';
 
 export type SitemapSource = 'robots' | 'guess' | 'index' | 'redirect';
@@ -62,10 +62,18 @@ const SELECT = 'id, site_id, origin, url, source, parent_id, depth, lastmod, sta
 const LINK_ROWS = 32;
 /** One sitemap link's INSERT (source, target, lastmod), repeated for a statement of n links. */
 const SITEMAP_LINK: RowsShape = {
-  head: 'INSERT OR IGNORE INTO links(src, dst, anchor, nofollow, kind, lastmod) VALUES',
-  row: "(?, ?, NULL, 0, 'sitemap', ?)",
-  params: 3,
+  head: 'INSERT OR IGNORE INTO links(seq, dst, src, anchor, nofollow, kind, lastmod) VALUES',
+  row: "(?, ?, ?, NULL, 0, 'sitemap', ?)",
+  params: 4,
 };
+
+/** What the sitemap store asks of the crawl store (crawl-store.ts) for the links it writes. */
+export interface LinkKeys {
+  /** The key page `src`'s links are stored under (schema 12). */
+  linkSeq(src: number): number;
+  /** Links written, for the crawl store to read back before they commit. */
+  notePendingLinks(src: number, links: readonly NewLink[]): void;
+}
 
 /**
  * With a writer thread (store-writer.ts) the writes go to its batches and this connection
@@ -83,9 +91,9 @@ export class SitemapStore {
 
   constructor(
     private readonly db: Db,
-    private readonly writes: StoreWrites = new StoreWrites(db),
-    /** Told a sitemap's links before they commit (the crawl store's shorter paths read them back). */
-    private readonly onLinks: (src: number, links: NewLink[]) => void = () => {},
+    private readonly writes: StoreWrites,
+    /** The crawl store: the key a page's links go under, and told a sitemap's links before they commit (its shorter paths read them back). */
+    private readonly crawl: LinkKeys,
   ) {
     this.st = {
       byUrl: db.prepare(`SELECT ${SELECT} FROM sitemaps WHERE url = ?`),
@@ -177,17 +185,19 @@ export class SitemapStore {
 
   /** Links of kind 'sitemap' from a sitemap's page, with their <lastmod>, LINK_ROWS a statement. */
   insertLinks(src: number, links: readonly SitemapLink[]): void {
+    const seq = this.crawl.linkSeq(src);
     for (let from = 0; from < links.length; from += LINK_ROWS) {
       const n = Math.min(LINK_ROWS, links.length - from);
-      const args: Array<number | string | null> = new Array(n * 3);
+      const args: Array<number | string | null> = new Array(n * 4);
       for (let i = 0; i < n; i++) {
         const l = links[from + i]!;
-        args[i * 3] = src;
-        args[i * 3 + 1] = l.dst;
-        args[i * 3 + 2] = l.lastmod;
+        args[i * 4] = seq;
+        args[i * 4 + 1] = l.dst;
+        args[i * 4 + 2] = src;
+        args[i * 4 + 3] = l.lastmod;
       }
       this.writes.run((this.insertLinksBy[n] ??= this.writes.statement(multiRowSql(SITEMAP_LINK, n))), args);
     }
-    this.onLinks(src, links.map((l) => ({ dst: l.dst, anchor: null, nofollow: false, kind: 'sitemap' })));
+    this.crawl.notePendingLinks(src, links.map((l) => ({ dst: l.dst, anchor: null, nofollow: false, kind: 'sitemap' })));
   }
 }

@@ -25,9 +25,9 @@ function smallCrawl(id: string, pages = 50): void {
   raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?), ('state', 'finished')").run(JSON.stringify(validateSettings({ seeds: ['http://a.test/p0'] })));
   raw.exec(`INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', ${pages}, ${pages})`);
   const page = raw.prepare("INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) VALUES (?, ?, 1, 0, 'fetched', 200, ?)");
-  const link = raw.prepare('INSERT INTO links(src, dst) VALUES (?, ?)');
+  const link = raw.prepare('INSERT INTO links(seq, dst, src) VALUES (@src, @dst, @src)'); // page i's fetch_seq is i
   for (let i = 1; i <= pages; i++) page.run(i, `http://a.test/p${i - 1}`, i);
-  for (let i = 1; i <= pages; i++) link.run(i, (i % pages) + 1);
+  for (let i = 1; i <= pages; i++) link.run({ src: i, dst: (i % pages) + 1 });
   raw.close();
 }
 

@@ -128,7 +128,9 @@ function expected(db: string): { pages: Obj[]; sites: Obj[]; links: Obj[] } {
     }));
     const urls = new Map([...reader.pages(['url'])].map((p) => [p.id, p.url]));
     const links: Obj[] = [];
-    for (const page of reader.pages(['url'])) {
+    // In the order the links are stored (schema 12): by their source's fetch (minus its id for one not fetched).
+    const key = (p: { id: number; fetchSeq: number | null }) => p.fetchSeq ?? -p.id;
+    for (const page of [...reader.pages(['url', 'fetchSeq'])].sort((a, b) => key(a) - key(b))) {
       const kinds = new Map(reader.linksFrom(page.id, 1000).map((l) => [l.url, l.kind]));
       for (const dst of reader.outLinks(page.id).sort((a, b) => a - b)) {
         links.push({ source_url: page.url, target_url: urls.get(dst), anchor: reader.linkAnchor(page.id, dst), kind: kinds.get(urls.get(dst)!), nofollow: false });

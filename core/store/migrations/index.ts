@@ -10,13 +10,21 @@ import { sql as validators } from './008-validators.js';
 import { sql as sitemaps } from './009-sitemaps.js';
 import { sql as siteProbes } from './010-site-probes.js';
 import { sql as siteSorts } from './011-site-sorts.js';
+import { indexAgain, sql as linksByFetch } from './012-links-by-fetch.js';
 
 /**
  * Numbered migrations; the database's user_version is the number of the last one applied.
  * `missing`: a migration numbered after a later one was released, run on a database past its
  * number that lacks what it adds.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string; missing?: (db: Database.Database) => boolean }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  name: string;
+  sql: string;
+  missing?: (db: Database.Database) => boolean;
+  /** SQL to run after `sql`, decided from the database before it runs. */
+  more?: (db: Database.Database) => string;
+}> = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'pagerank', sql: pagerank },
   { version: 3, name: 'write-optimised', sql: writeOptimised },
@@ -28,6 +36,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 9, name: 'sitemaps', sql: sitemaps },
   { version: 10, name: 'site-probes', sql: siteProbes },
   { version: 11, name: 'site-sorts', sql: siteSorts },
+  { version: 12, name: 'links-by-fetch', sql: linksByFetch, more: indexAgain },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
