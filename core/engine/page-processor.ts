@@ -192,7 +192,12 @@ export function processResponse(ctx: CrawlContext, site: SiteState, job: PageJob
     return failAttempt(ctx, site, job, ErrorCodes.HTTP_304_UNASKED, null, status, res);
   }
   if (later && ctx.parser && status >= 200 && status < 300 && isHtml(res.contentType ?? undefined)) {
-    later.push(ctx.parser.parse(parseInput(ctx, job, res)).then((page) => parsed(ctx, site, job, res, page)));
+    const stored = ctx.parser.parse(parseInput(ctx, job, res)).then((page) => parsed(ctx, site, job, res, page));
+    // Its failure (a write refused: the disk full, the file's size budget spent) is the
+    // session's, thrown where the session waits for `later`; handled from now on, so that it
+    // does not end the process as an unhandled rejection while the session fetches on.
+    stored.catch(() => {});
+    later.push(stored);
     return { kind: 'done' };
   }
   parsed(ctx, site, job, res);
