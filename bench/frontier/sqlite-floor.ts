@@ -12,13 +12,12 @@
  *     [--order random|id] [--without fetch,dequeue,links] [--layout today|appended]
  *
  * --order: which queued page is fetched next: any at random (random, as a crawl's priorities
- * pick them: its fetch, its frontier entry's deletion and its links land at random places in
- * their tables) or the oldest (id: each of them appends, the least SQLite can do).
+ * pick them: its fetch and its frontier entry's deletion land at random places in their
+ * tables) or the oldest (id: each of them appends, the least SQLite can do). A page's links
+ * append either way (schema 12: keyed by the fetch that stored them).
  * --without fetch|dequeue|links: leaves that write out, to see what it costs where it lands.
- * --layout appended: the two writes that land at random now, laid out to append instead (tables
- * made for this bench, not the crawl's schema): a page's links clustered by the fetch that found
- * them (its fetch sequence number, which only grows), and the fetch's results appended to a
- * table of fetches, the page's row left as discovered.
+ * --layout appended: the fetch's results appended to a table of fetches (made for this bench,
+ * not the crawl's schema) instead of written on the page's row, which stays as discovered.
  * --rows: how the new URLs' rows are inserted: one statement per row (one), each fetched
  * page's new rows in one multi-row statement per table (page, what the writer thread does:
  * core/store/row-groups.ts), or in statements of 64 rows across pages (64; the rows left at a
@@ -90,15 +89,11 @@ const enqueue = one(WRITE_SQL.enqueue);
 const recordFetch = one(WRITE_SQL.recordFetch);
 const dequeue = one(WRITE_SQL.dequeue);
 if (APPENDED) {
-  db.exec(`CREATE TABLE links_by_fetch (seq INTEGER NOT NULL, dst INTEGER NOT NULL, anchor TEXT, nofollow INTEGER NOT NULL,
-      kind TEXT NOT NULL, PRIMARY KEY (seq, dst)) STRICT, WITHOUT ROWID;
-    CREATE TABLE fetches (seq INTEGER PRIMARY KEY, page_id INTEGER NOT NULL, status TEXT NOT NULL, http_status INTEGER,
+  db.exec(`CREATE TABLE fetches (seq INTEGER PRIMARY KEY, page_id INTEGER NOT NULL, status TEXT NOT NULL, http_status INTEGER,
       content_type TEXT, bytes INTEGER, content_hash TEXT, duplicate_of INTEGER, title TEXT, noindex INTEGER, error_code TEXT,
       attempts INTEGER NOT NULL, fetched_at REAL, response_ms REAL, etag TEXT, last_modified TEXT, not_modified INTEGER) STRICT;`);
 }
-const links = one(
-  multiRowSql(rowsShape(`INSERT OR IGNORE INTO ${APPENDED ? 'links_by_fetch(seq' : 'links(src'}, dst, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?)`), LINKS_PER_PAGE),
-);
+const links = one(multiRowSql(rowsShape('INSERT OR IGNORE INTO links(seq, dst, src, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?, ?)'), LINKS_PER_PAGE));
 const appendFetch = APPENDED
   ? one(`INSERT INTO fetches(status, http_status, content_type, bytes, content_hash, duplicate_of, title, noindex, error_code,
       attempts, seq, fetched_at, response_ms, etag, last_modified, not_modified, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -185,7 +180,7 @@ while (nextPage <= URLS) {
   if (!WITHOUT.has('dequeue')) dequeue([id]);
   newUrls(Math.min(NEW_PER_PAGE, URLS - nextPage + 1), id);
   const args: SqlValue[] = [];
-  for (let i = 0; i < LINKS_PER_PAGE; i++) args.push(APPENDED ? fetched : id, Math.floor(random() * (nextPage - 1)) + 1, null, 0, 'a');
+  for (let i = 0; i < LINKS_PER_PAGE; i++) args.push(fetched, Math.floor(random() * (nextPage - 1)) + 1, id, null, 0, 'a');
   if (!WITHOUT.has('links')) links(args);
   if (fetched % PAGES_PER_BATCH === 0) {
     flushPending();
