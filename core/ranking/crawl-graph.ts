@@ -1,5 +1,5 @@
 import { CrawlReader, withCrawlReader, type CrawlSource } from '../store/crawl-reader.js';
-import { csrFromPairs, type LinkPairs } from '../store/link-ranges.js';
+import { csrFromRuns, newLinkRuns, pushLink } from '../store/link-ranges.js';
 import type { CsrGraph } from './csr.js';
 import { DEFAULT_DAMPING, pagerank } from './pagerank.js';
 
@@ -72,25 +72,16 @@ function loadSparse(reader: CrawlReader, pageIds: Int32Array): CsrGraph {
   const n = pageIds.length;
   const map = new Map<number, number>();
   for (let v = 0; v < n; v++) map.set(pageIds[v]!, v);
-  let pairs: LinkPairs = { a: new Uint32Array(1 << 16), b: new Uint32Array(1 << 16), length: 0 };
+  const runs = newLinkRuns();
   for (const { src, dst, length } of reader.linkChunks()) {
-    if (pairs.length + length > pairs.a.length) {
-      const size = Math.max(pairs.length + length, pairs.a.length * 2);
-      const grown = { a: new Uint32Array(size), b: new Uint32Array(size), length: pairs.length };
-      grown.a.set(pairs.a.subarray(0, pairs.length));
-      grown.b.set(pairs.b.subarray(0, pairs.length));
-      pairs = grown;
-    }
     for (let i = 0; i < length; i++) {
       const a = map.get(src[i]!) ?? -1;
       const b = map.get(dst[i]!) ?? -1;
-      if (a < 0 || b < 0 || a === b) continue;
-      pairs.a[pairs.length] = a;
-      pairs.b[pairs.length++] = b;
+      if (a >= 0 && b >= 0 && a !== b) pushLink(runs, a, b);
     }
   }
   const outdeg = new Uint32Array(Math.max(1, n));
-  const targets = csrFromPairs([pairs], outdeg);
+  const targets = csrFromRuns([runs], outdeg);
   const offsets = new Uint32Array(n + 1);
   for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v]! + outdeg[v]!;
   return { n, offsets, targets };

@@ -493,9 +493,10 @@ export class CrawlStore {
   /**
    * The key page `src`'s links are stored under (schema 12): the fetch_seq of its fetch, as
    * written (the fetch just recorded, one in a batch not yet committed, or the file's), or
-   * minus its id when it has none (a sitemap's links, stored while it streams).
+   * minus its id when it has none (links without a fetch; a sitemap's are always stored so,
+   * sitemap-store.ts).
    */
-  linkSeq(src: number): number {
+  private linkSeq(src: number): number {
     if (src === this.lastFetchId) return this.lastFetchSeq;
     const pending = this.pendingPages.get(src)?.seq;
     if (pending !== undefined) return pending;

@@ -8,19 +8,54 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { sqliteModulePath } from './sqlite.js';
 
-/** Links as node pairs a[i] -> b[i] for i < length. */
-export interface LinkPairs {
-  a: Uint32Array;
-  b: Uint32Array;
+/**
+ * Links as runs of one source node's targets: run r is `counts[r]` links from node `nodes[r]`,
+ * the next ones of `targets` (each fetch's links are one source's, so a run holds about a
+ * page's links: 4 bytes a link and 8 a run, where a pair per link would take 8 a link).
+ */
+export interface LinkRuns {
+  nodes: Uint32Array;
+  counts: Uint32Array;
+  runs: number;
+  targets: Uint32Array;
   length: number;
+}
+
+/** No links yet. Self-contained: worker threads receive its source text. */
+export function newLinkRuns(): LinkRuns {
+  return { nodes: new Uint32Array(1 << 12), counts: new Uint32Array(1 << 12), runs: 0, targets: new Uint32Array(1 << 16), length: 0 };
+}
+
+/** Adds link x -> y, extending the last run when it is x's (arrays grow by doubling). Self-contained, as newLinkRuns. */
+export function pushLink(r: LinkRuns, x: number, y: number): void {
+  if (r.length === r.targets.length) {
+    const grown = new Uint32Array(r.targets.length * 2);
+    grown.set(r.targets);
+    r.targets = grown;
+  }
+  r.targets[r.length++] = y;
+  if (r.runs > 0 && r.nodes[r.runs - 1] === x) {
+    r.counts[r.runs - 1]!++;
+    return;
+  }
+  if (r.runs === r.nodes.length) {
+    const nodes = new Uint32Array(r.nodes.length * 2);
+    const counts = new Uint32Array(r.nodes.length * 2);
+    nodes.set(r.nodes);
+    counts.set(r.counts);
+    r.nodes = nodes;
+    r.counts = counts;
+  }
+  r.nodes[r.runs] = x;
+  r.counts[r.runs++] = 1;
 }
 
 /**
  * Reads the links stored with seq in [lo, hi) (schema 12: the fetch_seq of the fetch that
- * stored them, or minus the source's id for links stored without one) as node pairs, through
- * `table` (page id -> node or -1; links to or from other ids and self-links are dropped), in
- * the table's order: grouped by source, each source's targets ascending (csrFromPairs puts
- * them in CSR order).
+ * stored them, or minus the source's id for links stored without one) as runs of node
+ * targets, through `table` (page id -> node or -1; links to or from other ids and self-links
+ * are dropped), in the table's order: grouped by source, each source's targets ascending
+ * (csrFromRuns puts them in CSR order).
  *
  * As of the snapshot `seq` (a fetch sequence number): a page's links are stored with its
  * fetch, so those with a larger seq are left out. Each range is read by one statement (its own
@@ -32,30 +67,21 @@ export interface LinkPairs {
  * (group_concat over one scan, so src and dst stay aligned), parsed here in lockstep.
  * Ranges adapt to hold 0.5-4 million rows.
  *
- * The function refers to nothing outside itself: worker threads receive its source text.
+ * The function refers to nothing outside itself but newLinkRuns and pushLink: worker threads
+ * receive the three's source text.
  */
-export function readLinkPairs(db: Database.Database, lo: number, hi: number, table: Int32Array, seq: number): LinkPairs {
+export function readLinkRuns(db: Database.Database, lo: number, hi: number, table: Int32Array, seq: number): LinkRuns {
   const first = db.prepare('SELECT min(seq) FROM links WHERE seq >= ? AND seq < ?').pluck();
-  const read = db.prepare('SELECT count(*), group_concat(src), group_concat(dst) FROM links WHERE seq >= ? AND seq < ? AND seq <= ?').raw();
+  const read = db.prepare('SELECT count(*), group_concat(src), group_concat(dst) FROM links WHERE seq >= ? AND seq < ?').raw();
   const maxId = table.length - 1;
-  let a = new Uint32Array(1 << 16);
-  let b = new Uint32Array(1 << 16);
-  let m = 0;
+  const out = newLinkRuns();
+  const last = Math.min(hi, seq + 1); // nothing stored after the snapshot is read
   let width = 1 << 16;
-  let start = first.get(lo, hi) as number | null;
+  let start = first.get(lo, last) as number | null;
   while (start !== null) {
-    const end = Math.min(start + width, hi);
-    const [count, srcText, dstText] = read.get(start, end, seq) as [number, string | null, string | null];
+    const end = Math.min(start + width, last);
+    const [count, srcText, dstText] = read.get(start, end) as [number, string | null, string | null];
     if (count > 0) {
-      if (m + count > a.length) {
-        const size = Math.max(m + count, a.length * 2);
-        const ga = new Uint32Array(size);
-        const gb = new Uint32Array(size);
-        ga.set(a.subarray(0, m));
-        gb.set(b.subarray(0, m));
-        a = ga;
-        b = gb;
-      }
       const S = srcText!;
       const D = dstText!;
       let i = 0;
@@ -74,36 +100,41 @@ export function readLinkPairs(db: Database.Database, lo: number, hi: number, tab
         const x = !negS && s <= maxId ? table[s]! : -1;
         const y = !negT && t <= maxId ? table[t]! : -1;
         if (x < 0 || y < 0 || x === y) continue;
-        a[m] = x;
-        b[m++] = y;
+        pushLink(out, x, y);
       }
       if (i !== S.length + 1 || j !== D.length + 1) throw new Error(`links range at ${start}: rows and text disagree`);
     }
     if (count > 4_000_000 && width > 1) width = Math.max(1, width >> 1);
     else if (count < 500_000 && width < 2 ** 40) width *= 2;
-    start = end < hi ? (first.get(end, hi) as number | null) : null;
+    start = end < last ? (first.get(end, last) as number | null) : null;
   }
-  return { a: a.slice(0, m), b: b.slice(0, m), length: m };
+  return out;
 }
 
 /**
- * Node pairs (in any order) as CSR: counts each node's out-links into outdeg (zeroed first)
+ * Runs of links (in any order) as CSR: counts each node's out-links into outdeg (zeroed first)
  * and returns the targets grouped by source node, each source's ascending, a pair met twice
- * kept once (a page whose links were stored both before and after its fetch: schema 12).
+ * kept once (a sitemap that is also a page of the crawl may list a page its HTML links to:
+ * schema 12).
  */
-export function csrFromPairs(parts: readonly LinkPairs[], outdeg: Uint32Array): Uint32Array {
+export function csrFromRuns(parts: readonly LinkRuns[], outdeg: Uint32Array): Uint32Array {
   const n = outdeg.length;
   outdeg.fill(0);
   let m = 0;
   for (const p of parts) {
-    for (let i = 0; i < p.length; i++) outdeg[p.a[i]!]!++;
+    for (let r = 0; r < p.runs; r++) outdeg[p.nodes[r]!]! += p.counts[r]!;
     m += p.length;
   }
   const next = new Uint32Array(n + 1);
   for (let v = 0; v < n; v++) next[v + 1] = next[v]! + outdeg[v]!;
   const targets = new Uint32Array(m);
   for (const p of parts) {
-    for (let i = 0; i < p.length; i++) targets[next[p.a[i]!]!++] = p.b[i]!;
+    for (let r = 0, k = 0; r < p.runs; r++) {
+      const v = p.nodes[r]!;
+      let at = next[v]!;
+      for (const end = k + p.counts[r]!; k < end; k++) targets[at++] = p.targets[k]!;
+      next[v] = at;
+    }
   }
   // next[v] is now row v's end. Rows come sorted from one fetch's links; sort any that are not,
   // and drop repeated targets.
@@ -138,13 +169,15 @@ export function csrFromPairs(parts: readonly LinkPairs[], outdeg: Uint32Array): 
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { sqlitePath, path, lo, hi, table, seq, port, flag, index } = workerData;
-const readLinkPairs = ${readLinkPairs.toString()};
+const newLinkRuns = ${newLinkRuns.toString()};
+const pushLink = ${pushLink.toString()};
+const readLinkRuns = ${readLinkRuns.toString()};
 try {
   const Database = require(sqlitePath);
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  const pairs = readLinkPairs(db, lo, hi, table, seq);
+  const runs = readLinkRuns(db, lo, hi, table, seq);
   db.close();
-  port.postMessage({ pairs }, [pairs.a.buffer, pairs.b.buffer]);
+  port.postMessage({ runs }, [runs.nodes.buffer, runs.counts.buffer, runs.targets.buffer]);
 } catch (err) {
   port.postMessage({ error: String(err && err.stack || err) });
 }
@@ -180,12 +213,12 @@ export function readAllLinks(
     for (let t = 1; t < want; t++) bounds.push(1 + Math.floor((Math.max(0, seq) * t) / want));
     bounds.push(Number.MAX_VALUE);
     const parts = readOnThreads(db.name, bounds, table, seq);
-    if (parts) return { targets: csrFromPairs(parts, outdeg), threads: parts.length };
+    if (parts) return { targets: csrFromRuns(parts, outdeg), threads: parts.length };
   }
-  return { targets: csrFromPairs([readLinkPairs(db, -Number.MAX_VALUE, Number.MAX_VALUE, table, seq)], outdeg), threads: 1 };
+  return { targets: csrFromRuns([readLinkRuns(db, -Number.MAX_VALUE, Number.MAX_VALUE, table, seq)], outdeg), threads: 1 };
 }
 
-function readOnThreads(path: string, bounds: number[], table: Int32Array, seq: number): LinkPairs[] | undefined {
+function readOnThreads(path: string, bounds: number[], table: Int32Array, seq: number): LinkRuns[] | undefined {
   const ranges = bounds.length - 1;
   const flag = new Int32Array(new SharedArrayBuffer(4 * ranges));
   const ports = [];
@@ -200,15 +233,15 @@ function readOnThreads(path: string, bounds: number[], table: Int32Array, seq: n
   } catch {
     return undefined; // no threads here
   }
-  const parts: LinkPairs[] = [];
+  const parts: LinkRuns[] = [];
   let failed = false;
   for (let index = 0; index < ranges; index++) {
     // Ten minutes is far beyond any range's read: a worker that never answers has died.
     if (Atomics.wait(flag, index, 0, 600_000) === 'timed-out') return undefined;
-    const reply = receiveMessageOnPort(ports[index]!)?.message as { pairs?: LinkPairs; error?: string } | undefined;
+    const reply = receiveMessageOnPort(ports[index]!)?.message as { runs?: LinkRuns; error?: string } | undefined;
     ports[index]!.close();
-    if (!reply?.pairs) failed = true;
-    else parts.push(reply.pairs);
+    if (!reply?.runs) failed = true;
+    else parts.push(reply.runs);
   }
   return failed ? undefined : parts;
 }

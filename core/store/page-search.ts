@@ -416,8 +416,10 @@ export class PageSearch {
   }
 
   /**
-   * Links to a page (in source id order) and their total. Without links_dst (a running crawl)
-   * each read scans every link, so the total is left null there unless the crawl is small.
+   * Links to a page (in the order their sources were fetched: links_dst's order, schema 12,
+   * so a page of them reads no more than it shows) and their total. Without links_dst (a
+   * running crawl) each read scans every link, so the total is left null there unless the
+   * crawl is small.
    */
   inLinks(pageId: number, offset: number, limit: number): { total: number | null; links: Array<{ url: string; anchor: string | null; kind: string }> } {
     const from = `FROM links l JOIN pages p ON p.id = l.src
@@ -425,7 +427,7 @@ export class PageSearch {
     const params = { ...this.params(), dst: pageId };
     const countable = this.hasIndex('links_dst') || this.reader.params.p <= 100_000;
     const total = countable ? (this.reader.prepared(`SELECT count(*) ${from}`).pluck().get(params) as number) : null;
-    const links = this.reader.prepared(`SELECT p.url, l.anchor, l.kind ${from} ORDER BY l.src LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Array<{
+    const links = this.reader.prepared(`SELECT p.url, l.anchor, l.kind ${from} ORDER BY l.seq LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset }) as Array<{
       url: string;
       anchor: string | null;
       kind: string;

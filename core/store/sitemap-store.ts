@@ -67,10 +67,8 @@ const SITEMAP_LINK: RowsShape = {
   params: 4,
 };
 
-/** What the sitemap store asks of the crawl store (crawl-store.ts) for the links it writes. */
+/** What the sitemap store tells the crawl store (crawl-store.ts) of the links it writes. */
 export interface LinkKeys {
-  /** The key page `src`'s links are stored under (schema 12). */
-  linkSeq(src: number): number;
   /** Links written, for the crawl store to read back before they commit. */
   notePendingLinks(src: number, links: readonly NewLink[]): void;
 }
@@ -92,7 +90,7 @@ export class SitemapStore {
   constructor(
     private readonly db: Db,
     private readonly writes: StoreWrites,
-    /** The crawl store: the key a page's links go under, and told a sitemap's links before they commit (its shorter paths read them back). */
+    /** The crawl store, told a sitemap's links before they commit (its shorter paths read them back). */
     private readonly crawl: LinkKeys,
   ) {
     this.st = {
@@ -183,9 +181,15 @@ export class SitemapStore {
     this.rows.set(id, row, this.writes.batch);
   }
 
-  /** Links of kind 'sitemap' from a sitemap's page, with their <lastmod>, LINK_ROWS a statement. */
+  /**
+   * Links of kind 'sitemap' from a sitemap's page, with their <lastmod>, LINK_ROWS a statement.
+   * Stored as links without a fetch (schema 12: under minus the page's id), whenever they come:
+   * a sitemap's are written while it streams, before its fetch is recorded, and an index's
+   * link to a child when the child is read; so a read again (a retry, a crawl resumed) meets
+   * the same keys and adds nothing twice.
+   */
   insertLinks(src: number, links: readonly SitemapLink[]): void {
-    const seq = this.crawl.linkSeq(src);
+    const seq = -src;
     for (let from = 0; from < links.length; from += LINK_ROWS) {
       const n = Math.min(LINK_ROWS, links.length - from);
       const args: Array<number | string | null> = new Array(n * 4);

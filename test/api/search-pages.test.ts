@@ -192,10 +192,10 @@ describe('searchPages on a finished crawl of the demo web', () => {
     const seed = (await api.getPage(FIXTURE_ID, chain[0]!.url))!;
     expect(seed.discoveryPath).toEqual([]);
 
-    // The most linked-to page: every in-link once over pages of 100, and its out-links.
+    // The most linked-to page: every in-link once over pages of 100 (in the order their sources were fetched), and its out-links.
     const hub = pages.reduce((a, b) => (b.indegree > a.indegree ? b : a));
     expect(hub.indegree).toBeGreaterThan(100);
-    const sources = (db.prepare('SELECT p.url FROM links l JOIN pages p ON p.id = l.src WHERE l.dst = ? ORDER BY l.src').pluck().all(hub.id) as string[]);
+    const sources = (db.prepare('SELECT p.url FROM links l JOIN pages p ON p.id = l.src WHERE l.dst = ? ORDER BY p.fetch_seq').pluck().all(hub.id) as string[]);
     const seen: string[] = [];
     for (let inOffset = 0; inOffset < hub.indegree; inOffset += 100) {
       const part = (await api.getPage(FIXTURE_ID, hub.url, { linkLimit: 100, inOffset }))!;

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCrawlGraph } from '../../core/ranking/crawl-graph.js';
 import { CrawlReader } from '../../core/store/crawl-reader.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
-import { csrFromPairs } from '../../core/store/link-ranges.js';
+import { csrFromRuns, newLinkRuns, pushLink } from '../../core/store/link-ranges.js';
 import { MIGRATIONS } from '../../core/store/migrations/index.js';
 import Sqlite from '../../core/store/sqlite.js';
 import { validateSettings } from '../../core/config/settings.js';
@@ -43,19 +43,21 @@ describe('a crawl stores each page its links under its fetch', async () => {
       .sort();
   const dbs = { writer: '', direct: '' };
 
-  it('with a writer thread and without: every link under its source page fetch_seq, or minus its id', async () => {
+  it("with a writer thread and without: every page's links under its fetch_seq, a sitemap's under minus its id", async () => {
     dbs.writer = await crawlWith('1');
     dbs.direct = await crawlWith('0');
     for (const db of [dbs.writer, dbs.direct]) {
-      const [c] = sqlRows<{ links: number; byFetch: number; elsewhere: number; sitemapLinks: number }>(
+      const [c] = sqlRows<{ links: number; elsewhere: number; sitemapLinks: number; sitemapsByFetch: number }>(
         db,
-        `SELECT count(*) AS links, sum(l.seq = p.fetch_seq) AS byFetch, sum(l.seq <> coalesce(p.fetch_seq, -l.src) AND l.seq <> -l.src) AS elsewhere,
-           sum(l.kind = 'sitemap') AS sitemapLinks
+        `SELECT count(*) AS links, sum(l.seq <> coalesce(p.fetch_seq, -l.src) AND l.seq <> -l.src) AS elsewhere,
+           sum(l.kind = 'sitemap') AS sitemapLinks, sum(l.kind = 'sitemap' AND l.seq <> -l.src) AS sitemapsByFetch
          FROM links l JOIN pages p ON p.id = l.src`,
       );
       expect(c!.links).toBeGreaterThan(1000);
-      expect(c!.sitemapLinks).toBeGreaterThan(0);
       expect(c!.elsewhere).toBe(0);
+      // A sitemap's links are stored as it streams, before its fetch: under minus its page's id, every one.
+      expect(c!.sitemapLinks).toBeGreaterThan(0);
+      expect(c!.sitemapsByFetch).toBe(0);
       // Links of a fetched page's own content come with its fetch: under its fetch_seq, all of them.
       const [own] = sqlRows<{ n: number; wrong: number }>(
         db,
@@ -140,10 +142,11 @@ describe('a crawl file of schema 11', () => {
 describe('links as CSR', () => {
   it('sorts a source met under two fetches and keeps each target once', () => {
     // Node 0 under two keys (targets 3, 1 then 1, 2), node 2 once; node 1 and 3 link nowhere.
-    const a = Uint32Array.from([0, 0, 2, 0, 0]);
-    const b = Uint32Array.from([3, 1, 0, 1, 2]);
+    const runs = newLinkRuns();
+    for (const [x, y] of [[0, 3], [0, 1], [2, 0], [0, 1], [0, 2]] as const) pushLink(runs, x, y);
+    expect(runs.runs).toBe(3);
     const outdeg = new Uint32Array(4).fill(9);
-    const targets = csrFromPairs([{ a, b, length: 5 }], outdeg);
+    const targets = csrFromRuns([runs], outdeg);
     expect([...outdeg]).toEqual([3, 0, 1, 0]);
     expect([...targets]).toEqual([1, 2, 3, 0]);
   });

@@ -11,15 +11,18 @@ import type Database from 'better-sqlite3';
  * URLs. Now the key is (seq, dst), seq being the source page's fetch_seq, which only grows:
  * each fetch's links go at the end of the table.
  *
- * - seq: the source page's fetch_seq; for links stored from a page that was not fetched (a
- *   sitemap's links, read while it streams, before its fetch is recorded; a sitemap whose read
- *   failed), minus the page's id. So seq stands for one source, and a page's links are those
- *   with seq IN (its fetch_seq, -its id) (linksOfPage, crawl-rows.ts). (src, dst) stays unique but for a
- *   page whose links were stored both before and after its fetch (a sitemap that is also a page
- *   of the crawl): readers that need each pair once (graph loading) drop the repeat.
+ * - seq: the source page's fetch_seq; for links stored without a fetch, minus the page's id:
+ *   a sitemap's links (written while it streams, before its fetch is recorded, and an index's
+ *   link to a child sitemap, written when the child is read), and any stored from a page that
+ *   was never fetched. So seq stands for one source, and a page's links are those with seq IN
+ *   (its fetch_seq, -its id) (linksOfPage, crawl-rows.ts). (src, dst) stays unique but for a
+ *   sitemap that is also a page of the crawl, which may list a page its HTML links to (kinds
+ *   'sitemap' and 'a', once each; before, the second was dropped): graph loading counts the
+ *   pair once.
  * - src: kept as a column (the source page's id, as before), for the readers that join on it.
  * - As of a snapshot (fetch sequence number S), the links seen are those with seq <= S: those
- *   of pages fetched by then, and those stored without a fetch (as before).
+ *   of pages fetched by then, and those stored without a fetch (a sitemap's: seen once stored,
+ *   where before they were hidden again once the sitemap's own fetch came after S).
  * - links_dst (a read index built when a crawl finishes) goes with the old table and is built
  *   again when the file had it (indexAgain): a finished crawl keeps it, a new file does not
  *   get it while its crawl writes.
