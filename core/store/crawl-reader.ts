@@ -366,8 +366,8 @@ export class CrawlReader {
    * source's targets ascending.
    */
   *linkChunks(): Generator<LinkChunk> {
-    const scan = { table: 'links', columns: ['seq', 'src', 'dst'], where: 'seq <= @s AND src <= @p', params: this.bounds } as const;
-    for (const c of scanRanges(this.db, scan)) yield { src: c.cols[1]!, dst: c.cols[2]!, length: c.length };
+    const scan = { table: 'links', columns: ['seq', 'src', 'dst'], where: 'seq <= @s AND src <= @p', params: this.bounds, keyHidden: true } as const;
+    for (const c of scanRanges(this.db, scan)) yield { src: c.cols[0]!, dst: c.cols[1]!, length: c.length };
   }
   /** The CSR targets of every link between known pages (link-ranges.ts), read on threads for large crawls, and how many read them. */
   readLinkTargets(pageIds: Int32Array, table: Int32Array, outdeg: Uint32Array, threads?: number): { targets: Uint32Array; threads: number } {

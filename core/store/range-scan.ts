@@ -24,6 +24,8 @@ export interface RangeScan {
    * that became excluded during the read is still seen); null: none.
    */
   exclude?: (lo: number, hi: number) => Set<number> | null;
+  /** The key orders the scan but is not read out (cols are the other columns); no `exclude` then. */
+  keyHidden?: boolean;
 }
 
 /**
@@ -41,9 +43,10 @@ export function* scanRanges(db: Db, scan: RangeScan): Generator<RangeChunk> {
   const cond = where ? `AND ${where}` : '';
   const first = db.prepare(`SELECT min(${key}) FROM ${table} WHERE ${key} >= @lo ${cond}`).pluck();
   // The CAST matters: better-sqlite3 binds JS numbers as REAL, and id - 1.0 prints "1.0".
-  const text = [`group_concat(${key} - CAST(@lo AS INTEGER))`, ...columns.slice(1).map((c) => `group_concat(${c})`)];
+  const out = scan.keyHidden ? columns.slice(1) : columns;
+  const text = out.map((c, i) => (i === 0 && !scan.keyHidden ? `group_concat(${key} - CAST(@lo AS INTEGER))` : `group_concat(${c})`));
   const read = db.prepare(`SELECT count(*), ${text.join(', ')} FROM ${table} WHERE ${key} >= @lo AND ${key} < @hi ${cond}`).raw();
-  const chunk: RangeChunk = { cols: columns.map(() => new Float64Array(1 << 16)), length: 0 };
+  const chunk: RangeChunk = { cols: out.map(() => new Float64Array(1 << 16)), length: 0 };
   let width = 1 << 16;
   let lo = first.get({ ...params, lo: Number.MIN_SAFE_INTEGER }) as number | null;
   while (lo !== null) {
@@ -53,13 +56,13 @@ export function* scanRanges(db: Db, scan: RangeScan): Generator<RangeChunk> {
     if (count > 0) {
       if (count > chunk.cols[0]!.length) {
         const size = Math.max(count, chunk.cols[0]!.length * 2);
-        chunk.cols = columns.map(() => new Float64Array(size));
+        chunk.cols = out.map(() => new Float64Array(size));
       }
-      for (let c = 0; c < columns.length; c++) {
-        const parsed = parseIntegers(row[c + 1] as string, chunk.cols[c]!, c === 0 ? lo : 0);
-        if (parsed !== count) throw new Error(`${table} range at ${lo}: parsed ${parsed} of ${count} values of ${columns[c]}`);
+      for (let c = 0; c < out.length; c++) {
+        const parsed = parseIntegers(row[c + 1] as string, chunk.cols[c]!, c === 0 && !scan.keyHidden ? lo : 0);
+        if (parsed !== count) throw new Error(`${table} range at ${lo}: parsed ${parsed} of ${count} values of ${out[c]}`);
       }
-      chunk.length = dropExcluded(chunk, count, scan.exclude?.(lo, hi) ?? null);
+      chunk.length = scan.keyHidden ? count : dropExcluded(chunk, count, scan.exclude?.(lo, hi) ?? null);
       if (chunk.length > 0) yield chunk;
     }
     // Aim at 0.5-4 million rows per range (a crawl may have dense id ranges).
