@@ -9,20 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineApi } from '../../core/api/engine-api.js';
-import { validateSettings } from '../../core/config/settings.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+import { crawlFileOfSchema } from '../helpers/crawl-db.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cb-older-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A crawl file as schema `version` made it, from the migrations themselves: one site, two pages, a link. */
 function olderCrawl(path: string, version: number): void {
-  const raw = new Sqlite(path);
-  raw.pragma('journal_mode = WAL');
-  for (const m of MIGRATIONS.filter((x) => x.version <= version)) raw.exec(m.sql);
-  raw.pragma(`user_version = ${version}`);
-  raw.pragma(`application_id = ${0x43424e43}`);
-  raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?), ('state', 'finished')").run(JSON.stringify(validateSettings({ seeds: ['http://a.test/'] })));
+  const raw = crawlFileOfSchema(path, version);
   raw.exec("INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', 2, 2)");
   raw.exec("INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) VALUES (1, 'http://a.test/', 1, 0, 'fetched', 200, 1), (2, 'http://a.test/b', 1, 1, 'fetched', 200, 2)");
   raw.exec('INSERT INTO links(src, dst) VALUES (1, 2)');

@@ -1,5 +1,22 @@
+import type Database from 'better-sqlite3';
+import { validateSettings } from '../../core/config/settings.js';
 import { CrawlReader } from '../../core/store/crawl-reader.js';
+import { MIGRATIONS } from '../../core/store/migrations/index.js';
 import Sqlite from '../../core/store/sqlite.js';
+
+/**
+ * A finished crawl's file as schema `version` made it, from the migrations themselves (settings
+ * with one seed, nothing crawled): open, for the test to fill in and close.
+ */
+export function crawlFileOfSchema(path: string, version: number, seed = 'http://a.test/'): Database.Database {
+  const raw = new Sqlite(path);
+  raw.pragma('journal_mode = WAL');
+  for (const m of MIGRATIONS.filter((x) => x.version <= version)) raw.exec(m.sql);
+  raw.pragma(`user_version = ${version}`);
+  raw.pragma(`application_id = ${0x43424e43}`);
+  raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?), ('state', 'finished')").run(JSON.stringify(validateSettings({ seeds: [seed] })));
+  return raw;
+}
 
 /**
  * The URLs a crawl database holds as fetched, read as every reader of the product reads them

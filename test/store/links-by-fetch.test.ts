@@ -11,11 +11,9 @@ import { loadCrawlGraph } from '../../core/ranking/crawl-graph.js';
 import { CrawlReader } from '../../core/store/crawl-reader.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
 import { csrFromRuns, newLinkRuns, pushLink } from '../../core/store/link-ranges.js';
-import { MIGRATIONS } from '../../core/store/migrations/index.js';
-import Sqlite from '../../core/store/sqlite.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
-import { sqlRows } from '../helpers/crawl-db.js';
+import { crawlFileOfSchema, sqlRows } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, serve, testSettings } from '../helpers/web.js';
 
@@ -94,12 +92,7 @@ describe('a crawl stores each page its links under its fetch', async () => {
 describe('a crawl file of schema 11', () => {
   it('is rekeyed when first opened for writing: links kept, each under its source fetch_seq or minus its id, links_dst kept', () => {
     const path = join(dir, 'schema-11.db');
-    const raw = new Sqlite(path);
-    raw.pragma('journal_mode = WAL');
-    for (const m of MIGRATIONS.filter((x) => x.version <= 11)) raw.exec(m.sql);
-    raw.pragma('user_version = 11');
-    raw.pragma(`application_id = ${0x43424e43}`);
-    raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?), ('state', 'finished')").run(JSON.stringify(validateSettings({ seeds: ['http://a.test/'] })));
+    const raw = crawlFileOfSchema(path, 11);
     raw.exec("INSERT INTO sites(id, host) VALUES (1, 'a.test')");
     // Page 1 fetched second, page 2 first, page 3 (a sitemap whose read failed) never.
     raw.exec(`INSERT INTO pages(id, url, site_id, depth, status, fetch_seq) VALUES

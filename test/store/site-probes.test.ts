@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SITE_SORT_KEYS, type SitesPage, type SitesQuery } from '../../core/api/contract.js';
 import { sitesPage } from '../../core/api/sites-query.js';
-import { validateSettings } from '../../core/config/settings.js';
 import { Crawler } from '../../core/engine/crawler.js';
 import { withCrawlReader, withMigratedCrawlReader } from '../../core/store/crawl-reader.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
 import { SITE_SORT_INDEXES } from '../../core/store/migrations/011-site-sorts.js';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
+import { crawlFileOfSchema } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve, testSettings } from '../helpers/web.js';
 
@@ -107,12 +107,7 @@ describe('a Sites page reads its sites one by one where the crawl has frontier_s
 
   it('a finished crawl of schema 9 gets robots_site, frontier_site and the sort indexes when first read, its states and robots.txt answers unchanged', () => {
     const old = join(dir, 'schema9.db');
-    const raw = new Sqlite(old);
-    raw.pragma('journal_mode = WAL');
-    for (const m of MIGRATIONS.filter((x) => x.version <= 9)) raw.exec(m.sql);
-    raw.pragma('user_version = 9');
-    raw.pragma(`application_id = ${0x43424e43}`);
-    raw.prepare("INSERT INTO meta(key, value) VALUES ('settings', ?), ('state', 'finished')").run(JSON.stringify(validateSettings({ seeds: ['http://a.test/'] })));
+    const raw = crawlFileOfSchema(old, 9);
     raw.exec(`INSERT INTO sites(id, host, parked) VALUES (1, 'a.test', NULL), (2, 'b.test', NULL), (3, 'c.test', 'CRAWL_ROBOTS_UNAVAILABLE');
       INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) VALUES
         (1, 'http://a.test/', 1, 0, 'fetched', 200, 1), (2, 'http://a.test/x', 1, 1, 'queued', NULL, NULL),
