@@ -90,15 +90,16 @@ describe('a crawl stores each page its links under its fetch', async () => {
 });
 
 describe('a crawl file of schema 11', () => {
-  it('is rekeyed when first opened for writing: links kept, each under its source fetch_seq or minus its id, links_dst kept', () => {
+  it("is rekeyed when first opened for writing: links kept, each under its source's fetch_seq or (a sitemap's, or unfetched) minus its id, links_dst kept", () => {
     const path = join(dir, 'schema-11.db');
     const raw = crawlFileOfSchema(path, 11);
     raw.exec("INSERT INTO sites(id, host) VALUES (1, 'a.test')");
-    // Page 1 fetched second, page 2 first, page 3 (a sitemap whose read failed) never.
+    // Page 1 fetched second, page 2 first, page 3 (a sitemap whose read failed) never, page 4 (a sitemap) third.
     raw.exec(`INSERT INTO pages(id, url, site_id, depth, status, fetch_seq) VALUES
-      (1, 'http://a.test/', 1, 0, 'fetched', 2), (2, 'http://a.test/b', 1, 1, 'fetched', 1), (3, 'http://a.test/sitemap.xml', 1, 0, 'failed', NULL)`);
+      (1, 'http://a.test/', 1, 0, 'fetched', 2), (2, 'http://a.test/b', 1, 1, 'fetched', 1), (3, 'http://a.test/sitemap.xml', 1, 0, 'failed', NULL),
+      (4, 'http://a.test/sitemap2.xml', 1, 0, 'fetched', 3)`);
     raw.exec(`INSERT INTO links(src, dst, anchor, kind, lastmod) VALUES (1, 2, 'b', 'a', NULL), (1, 3, NULL, 'a', NULL), (2, 1, 'home', 'a', NULL),
-      (3, 1, NULL, 'sitemap', '2026-01-01')`);
+      (3, 1, NULL, 'sitemap', '2026-01-01'), (4, 2, NULL, 'sitemap', NULL)`);
     raw.exec('CREATE INDEX links_dst ON links(dst)');
     raw.close();
 
@@ -107,7 +108,9 @@ describe('a crawl file of schema 11', () => {
       path,
       'SELECT seq, src, dst, anchor, kind, lastmod FROM links',
     );
+    // A sitemap's links under minus its page's id, as a crawl now stores them; any other page's under its fetch.
     expect(rows).toEqual([
+      { seq: -4, src: 4, dst: 2, anchor: null, kind: 'sitemap', lastmod: null },
       { seq: -3, src: 3, dst: 1, anchor: null, kind: 'sitemap', lastmod: '2026-01-01' },
       { seq: 1, src: 2, dst: 1, anchor: 'home', kind: 'a', lastmod: null },
       { seq: 2, src: 1, dst: 2, anchor: 'b', kind: 'a', lastmod: null },
@@ -118,8 +121,9 @@ describe('a crawl file of schema 11', () => {
     try {
       expect(reader.outLinks(1).sort()).toEqual([2, 3]);
       expect(reader.outLinks(3)).toEqual([1]);
+      expect(reader.outLinks(4)).toEqual([2]);
       expect(reader.linksFrom(2, 10)).toEqual([{ url: 'http://a.test/', anchor: 'home', kind: 'a' }]);
-      expect(reader.totals().links).toBe(4);
+      expect(reader.totals().links).toBe(5);
     } finally {
       reader.close();
     }

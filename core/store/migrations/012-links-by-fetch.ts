@@ -15,7 +15,8 @@ import type Database from 'better-sqlite3';
  *   a sitemap's links (written while it streams, before its fetch is recorded, and an index's
  *   link to a child sitemap, written when the child is read), and any stored from a page that
  *   was never fetched. So seq stands for one source, and a page's links are those with seq IN
- *   (its fetch_seq, -its id) (linksOfPage, crawl-rows.ts). (src, dst) stays unique but for a
+ *   (its fetch_seq, -its id) (linksOfPage, crawl-rows.ts). An older file's are rekeyed so too:
+ *   a sitemap's links under minus its id, any other page's under its fetch_seq. (src, dst) stays unique but for a
  *   sitemap that is also a page of the crawl, which may list a page its HTML links to (kinds
  *   'sitemap' and 'a', once each; before, the second was dropped): graph loading counts the
  *   pair once.
@@ -39,7 +40,7 @@ CREATE TABLE links_v12 (
   PRIMARY KEY (seq, dst)
 ) STRICT, WITHOUT ROWID;
 INSERT OR IGNORE INTO links_v12 (seq, dst, src, anchor, nofollow, kind, lastmod)
-  SELECT coalesce(p.fetch_seq, -l.src), l.dst, l.src, l.anchor, l.nofollow, l.kind, l.lastmod
+  SELECT CASE WHEN l.kind = 'sitemap' THEN -l.src ELSE coalesce(p.fetch_seq, -l.src) END, l.dst, l.src, l.anchor, l.nofollow, l.kind, l.lastmod
   FROM links l LEFT JOIN pages p ON p.id = l.src ORDER BY 1, 2;
 DROP TABLE links;
 ALTER TABLE links_v12 RENAME TO links;
