@@ -43,7 +43,7 @@ class Book {
   private readonly totals = new Map<number, { files: number; entries: number }>();
   private readonly plannedOrigins = new Set<string>();
   constructor(ctx: CrawlContext) {
-    this.store = new SitemapStore(ctx.store.db, ctx.store.writes, ctx.store);
+    this.store = new SitemapStore(ctx.store.db, ctx.store.writes, (src, links) => ctx.store.notePendingLinks(src, links));
   }
   /** The origin's sitemaps were planned: this run, or an earlier one (its /sitemap.xml is stored as guessed). */
   planned(origin: string): boolean {

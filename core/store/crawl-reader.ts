@@ -471,7 +471,6 @@ export class CrawlReader {
   }
 }
 
-/** The link's source was not fetched after the snapshot (its links came with that fetch). */
 /** A link (alias l) stored by the snapshot: its source fetched by then, or stored without a fetch (schema 12). */
 const NOT_LATE = 'l.seq <= @s';
 

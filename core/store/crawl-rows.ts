@@ -78,7 +78,7 @@ export const LINK_ROWS = 32;
 /**
  * The links of one page (schema 12, migrations/012-links-by-fetch.ts): the table is keyed by
  * (seq, dst), seq being the fetch_seq of the fetch that stored them, or minus the page's id
- * for links stored without a fetch (a sitemap's, read while it streams). So a page's links are
+ * for links stored without a fetch (every sitemap link: sitemap-store.ts). So a page's links are
  * read by two key lookups: SQL for `alias`'s rows of the page whose id is the named parameter
  * `param` (as @name).
  */

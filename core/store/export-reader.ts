@@ -18,7 +18,7 @@ export interface RobotsCapture extends ContentLocation {
   fetchedAt: number;
 }
 
-/** A link with its ends' URLs, in (source id, target id) order. */
+/** A link with its ends' URLs. */
 export interface UrlLink {
   /** The key it is stored under: its source's fetch_seq, or minus the source's id (schema 12). */
   seq: number;

@@ -7,7 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import type { NewLink } from './crawl-rows.js';
 import type { Db } from './database.js';
 import type { PendingRows } from './pending-rows.js';
-import type { StoreWrites } from './store-writes.js';
+import { StoreWrites } from './store-writes.js';
 import { multiRowSql, type RowsShape } from './row-groups.js';
 
 export type SitemapSource = 'robots' | 'guess' | 'index' | 'redirect';
@@ -67,12 +67,6 @@ const SITEMAP_LINK: RowsShape = {
   params: 4,
 };
 
-/** What the sitemap store tells the crawl store (crawl-store.ts) of the links it writes. */
-export interface LinkKeys {
-  /** Links written, for the crawl store to read back before they commit. */
-  notePendingLinks(src: number, links: readonly NewLink[]): void;
-}
-
 /**
  * With a writer thread (store-writer.ts) the writes go to its batches and this connection
  * reads committed rows only, so the rows written since are kept until they commit
@@ -89,9 +83,9 @@ export class SitemapStore {
 
   constructor(
     private readonly db: Db,
-    private readonly writes: StoreWrites,
-    /** The crawl store, told a sitemap's links before they commit (its shorter paths read them back). */
-    private readonly crawl: LinkKeys,
+    private readonly writes: StoreWrites = new StoreWrites(db),
+    /** Told a sitemap's links before they commit (the crawl store's shorter paths read them back). */
+    private readonly onLinks: (src: number, links: NewLink[]) => void = () => {},
   ) {
     this.st = {
       byUrl: db.prepare(`SELECT ${SELECT} FROM sitemaps WHERE url = ?`),
@@ -202,6 +196,6 @@ export class SitemapStore {
       }
       this.writes.run((this.insertLinksBy[n] ??= this.writes.statement(multiRowSql(SITEMAP_LINK, n))), args);
     }
-    this.crawl.notePendingLinks(src, links.map((l) => ({ dst: l.dst, anchor: null, nofollow: false, kind: 'sitemap' })));
+    this.onLinks(src, links.map((l) => ({ dst: l.dst, anchor: null, nofollow: false, kind: 'sitemap' })));
   }
 }

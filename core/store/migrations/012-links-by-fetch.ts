@@ -16,10 +16,10 @@ import type Database from 'better-sqlite3';
  *   link to a child sitemap, written when the child is read), and any stored from a page that
  *   was never fetched. So seq stands for one source, and a page's links are those with seq IN
  *   (its fetch_seq, -its id) (linksOfPage, crawl-rows.ts). An older file's are rekeyed so too:
- *   a sitemap's links under minus its id, any other page's under its fetch_seq. (src, dst) stays unique but for a
- *   sitemap that is also a page of the crawl, which may list a page its HTML links to (kinds
- *   'sitemap' and 'a', once each; before, the second was dropped): graph loading counts the
- *   pair once.
+ *   a sitemap's links under minus its id, any other page's under its fetch_seq. (src, dst)
+ *   stays unique but for a sitemap that is also a page of the crawl, which may list a page its
+ *   HTML links to (kinds 'sitemap' and 'a', once each; before, the second was dropped): graph
+ *   loading counts the pair once.
  * - src: kept as a column (the source page's id, as before), for the readers that join on it.
  * - As of a snapshot (fetch sequence number S), the links seen are those with seq <= S: those
  *   of pages fetched by then, and those stored without a fetch (a sitemap's: seen once stored,
