@@ -1,6 +1,6 @@
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
-import { canonicalize } from '../url/canonical.js';
+import { linkResolver } from '../url/canonical.js';
 
 /**
  * Links, title and robots directives of one HTML page.
@@ -219,10 +219,11 @@ function resolveLinks(raw: RawLink[], baseHref: string | null, pageUrl: string):
   }
   const byUrl = new Map<string, ExtractedLink>();
   const links: ExtractedLink[] = [];
+  const resolve = linkResolver(base);
   for (const r of raw) {
     const href = r.href.trim();
     if (base === pageUrl && (href === '' || href.charCodeAt(0) === 35 /* # */)) continue;
-    const url = canonicalize(href, base);
+    const url = resolve(href);
     if (url === null) continue;
     const seen = byUrl.get(url);
     if (seen !== undefined) {

@@ -30,9 +30,9 @@ export type ParsedPage =
 
 /**
  * Decoding, hashing, charset detection and link extraction of one HTML page: everything about
- * a page that needs no crawl state. (Run on a piscina worker pool it cost the crawl thread
- * ~100 us of messaging per page against ~150 us of parsing saved, and more CPU in all: it
- * lost on bench/throughput, so it runs inline.)
+ * a page that needs no crawl state. A crawl runs it on its parse thread (parse-pool.ts: many
+ * pages to a message, where one message a page on a piscina pool cost more than it saved), or
+ * inline when the thread plan gives none.
  */
 export function parsePage(input: ParseInput): ParsedPage {
   try {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, DEFAULT_MAX_URL_LENGTH, isDynamic } from '../../core/url/canonical.js';
+import { canonicalize, DEFAULT_MAX_URL_LENGTH, isDynamic, linkResolver } from '../../core/url/canonical.js';
 
 describe('canonicalize', () => {
   it.each([
@@ -80,5 +81,53 @@ describe('isDynamic', () => {
     expect(isDynamic('http://a.cl/p')).toBe(false);
     expect(isDynamic('http://a.cl/p?')).toBe(false);
     expect(isDynamic('http://a.cl/p#frag?x')).toBe(false);
+  });
+});
+
+describe('linkResolver', () => {
+  it('resolves a page\'s links as canonicalize does, plain ones and the rest', () => {
+    const resolve = linkResolver('http://www.a.cl/docs/page.html?x=1');
+    const cases: Array<[string, string | null]> = [
+      ['/about', 'http://www.a.cl/about'],
+      ['next.html', 'http://www.a.cl/docs/next.html'],
+      ['sub/dir/', 'http://www.a.cl/docs/sub/dir/'],
+      ['http://www.b.cl/x/y', 'http://www.b.cl/x/y'],
+      ['http://WWW.B.cl:80/x', 'http://www.b.cl/x'],
+      ['https://www.b.cl:443/', 'https://www.b.cl/'],
+      ['../up.html', 'http://www.a.cl/up.html'],
+      ['./here', 'http://www.a.cl/docs/here'],
+      ['/a/./b/../c', 'http://www.a.cl/a/c'],
+      ['/p;jsessionid=ABC', 'http://www.a.cl/p'],
+      ['/%7euser', 'http://www.a.cl/~user'],
+      ['//www.c.cl/z', 'http://www.c.cl/z'],
+      ['mailto:x@a.cl', null],
+      ['javascript:void(0)', null],
+      ['x:y', null],
+      ['/a b', 'http://www.a.cl/a%20b'],
+      ['/ä', 'http://www.a.cl/%C3%A4'],
+      ['\\back', 'http://www.a.cl/back'],
+      ['?q=1', 'http://www.a.cl/docs/page.html?q=1'],
+      ['', 'http://www.a.cl/docs/page.html?x=1'],
+    ];
+    for (const [href, expected] of cases) expect([href, resolve(href)]).toEqual([href, expected]);
+  });
+
+  it('agrees with canonicalize on any link against any base (property)', () => {
+    const bases = [
+      'http://www.a.cl/', 'http://www.a.cl/docs/page.html', 'https://a.cl:8443/x/y/?q=1', 'http://a.cl/p?x=/y/z',
+      'http://user@a.cl/d/', 'HTTP://A.CL/Up/', 'http://a.cl/%7e/', 'http://a.cl/a;b/c', 'http://a.cl/x#frag', 'http://a.cl',
+    ];
+    const pieces = [
+      'a', 'Z', '0', '-', '.', '..', '_', '~', '/', '//', '!', '$', '&', "'", '(', ')', '*', '+', ',', '=', ':', '@',
+      '%', '%2e', '%41', ';', ';jsessionid=1', '?', '?sid=2&a=1', '#', '#x', '\\', ' ', '\t', '\n', 'é', '|', '^', '[', ']',
+      '{', '"', '<', 'http://', 'https://', 'HTTP://', 'http:', 'www.b.cl', 'B.CL', ':80', ':443', ':8080', 'user@', 'page.html',
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...bases), fc.array(fc.constantFrom(...pieces), { maxLength: 8 }), (base, parts) => {
+        const href = parts.join('');
+        expect(linkResolver(base)(href)).toBe(canonicalize(href, base));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
