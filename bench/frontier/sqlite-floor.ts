@@ -42,6 +42,7 @@ const { values: flags } = parseArgs({
     order: { type: 'string', default: 'random' },
     without: { type: 'string', default: '' },
     layout: { type: 'string', default: 'today' },
+    'batch-pages': { type: 'string', default: '8000' },
   },
 });
 const URLS = Number(flags.urls);
@@ -64,7 +65,7 @@ if (!Number.isInteger(URLS) || URLS < 100_000 || !['one', 'page', '64'].includes
 const SITES = 50_000;
 const NEW_PER_PAGE = 5;
 const LINKS_PER_PAGE = 10;
-const PAGES_PER_BATCH = 8_000;
+const PAGES_PER_BATCH = Number(flags['batch-pages']);
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-floor-'));
 const store = CrawlStore.create(join(dir, 'floor.db'), validateSettings({ seeds: ['http://www.site0.frontier.cl/'], scope: { suffixes: ['.frontier.cl'] } }));
