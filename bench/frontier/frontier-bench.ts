@@ -29,7 +29,7 @@ import { SyntheticWeb } from './synthetic-web.js';
  * second of wall time, as the crawler does. Ends when N distinct URLs have been discovered.
  *
  *   npm run bench:frontier [-- --urls 5000000 --sites 50000 --links-per-page 10 --new-share 0.5
- *                              --policy backlink-count --every 5000000 --no-link-rows --keep --json
+ *                              --policy backlink-count --every 5000000 --no-link-rows --hashes --keep --json
  *                              --cpu-prof-at 1000000,19000000 --cpu-prof-urls 500000 --writer
  *                              --db FILE]
  *
@@ -45,6 +45,9 @@ import { SyntheticWeb } from './synthetic-web.js';
  * The store's writes run on a writer thread as a crawl's do when the machine's thread plan gives
  * one (engine/thread-plan.ts: a share of three cores, or CRAWLBENCH_WRITER=1); --writer gives it
  * one whatever the plan, so that a two-core machine measures what a larger one would do.
+ * --hashes: each fetched page also claims a content hash of its own and keeps it on its row, as
+ * a crawl's HTML pages do (CrawlStore.claimHash); without it no hash is written, as in every
+ * figure docs/performance.md gives before "Content hashes claimed in memory".
  * Targets (issue 28): at least 100,000 URLs/s at 5M; at 50M, peak RSS at most 4 GB and the last
  * 5M's URLs/s at least half the first 5M's.
  */
@@ -60,6 +63,7 @@ const { values: flags } = parseArgs({
     r: { type: 'string', default: '256' },
     w: { type: 'string', default: '15000' },
     'no-link-rows': { type: 'boolean' },
+    hashes: { type: 'boolean' },
     keep: { type: 'boolean' },
     json: { type: 'boolean' },
     seed: { type: 'string', default: '1' },
@@ -75,6 +79,9 @@ const siteCount = Number(flags.sites);
 const linksPerPage = Number(flags['links-per-page']);
 const newShare = Number(flags['new-share']);
 const writeLinks = !flags['no-link-rows'];
+/** --hashes: each fetched page claims a content hash of its own (a 40-hex-digit string, as SHA-1's), as a crawl's HTML pages do. */
+const claimHashes = flags.hashes === true;
+const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const outDir = join(root, 'bench', 'out');
@@ -297,8 +304,11 @@ outer: while (web.discovered < targetUrls) {
     const site = session.site;
     for (const p of session.pages) {
       const job = store.pageForFetch(p.id); // as the session runner loads a session's pages
+      const hash = claimHashes ? hex8(Math.imul(p.id, 0x9e3779b1)) + hex8(p.id) + hex8(pagesFetched) + hex8(Math.imul(pagesFetched, 0x85ebca6b)) + hex8(~p.id) : null;
+      const first = hash === null ? p.id : store.claimHash(hash, p.id);
       store.recordFetch(p.id, {
-        status: 'fetched', httpStatus: 200, contentType: 'text/html', bytes: 10_000, contentHash: null, duplicateOf: null,
+        status: first === p.id ? 'fetched' : 'duplicate', httpStatus: 200, contentType: 'text/html', bytes: 10_000, contentHash: hash,
+        duplicateOf: first === p.id ? null : first,
         title: null, noindex: false, errorCode: null, attempts: job.attempts + 1, fetchedAt: clock.t, responseMs: 20,
       });
       pagesFetched++;

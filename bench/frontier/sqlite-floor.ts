@@ -10,6 +10,7 @@
  *
  *   npm run build && node dist/bench/frontier/sqlite-floor.js [--urls 5000000] [--rows one|page|64]
  *     [--order random|id] [--without fetch,dequeue,links] [--layout today|appended]
+ *     [--hashes none|claims|keyed] [--batch-pages 8000]
  *
  * --order: which queued page is fetched next: any at random (random, as a crawl's priorities
  * pick them: its fetch and its frontier entry's deletion land at random places in their
@@ -18,6 +19,9 @@
  * --without fetch|dequeue|links: leaves that write out, to see what it costs where it lands.
  * --layout appended: the fetch's results appended to a table of fetches (made for this bench,
  * not the crawl's schema) instead of written on the page's row, which stays as discovered.
+ * --hashes: each fetched page's content hash too, claimed as schema 13 does (claims) or as
+ * schema 12 did (keyed); none (the default) leaves hashes out, as bench/frontier does.
+ * --batch-pages: fetched pages per transaction (8,000, about a second of bench/frontier's).
  * --rows: how the new URLs' rows are inserted: one statement per row (one), each fetched
  * page's new rows in one multi-row statement per table (page, what the writer thread does:
  * core/store/row-groups.ts), or in statements of 64 rows across pages (64; the rows left at a
@@ -43,6 +47,7 @@ const { values: flags } = parseArgs({
     without: { type: 'string', default: '' },
     layout: { type: 'string', default: 'today' },
     'batch-pages': { type: 'string', default: '8000' },
+    hashes: { type: 'string', default: 'none' },
   },
 });
 const URLS = Number(flags.urls);
@@ -95,6 +100,20 @@ if (APPENDED) {
       attempts INTEGER NOT NULL, fetched_at REAL, response_ms REAL, etag TEXT, last_modified TEXT, not_modified INTEGER) STRICT;`);
 }
 const links = one(multiRowSql(rowsShape('INSERT OR IGNORE INTO links(seq, dst, src, anchor, nofollow, kind) VALUES (?, ?, ?, ?, ?, ?)'), LINKS_PER_PAGE));
+/**
+ * --hashes: each fetched page's content hash (SHA-1, hex) kept on its row and claimed as a
+ * crawl claims it: appended to content_claims (claims, schema 13: the first page of each hash
+ * is found in memory) or inserted into a table keyed by the hash (keyed, schema 12's
+ * content_hashes, made here for the comparison).
+ */
+const HASHES = String(flags.hashes);
+if (!['none', 'claims', 'keyed'].includes(HASHES)) {
+  process.stderr.write('sqlite-floor: --hashes takes none, claims or keyed\n');
+  process.exit(2);
+}
+if (HASHES === 'keyed') db.exec('CREATE TABLE content_hashes (hash TEXT PRIMARY KEY, page_id INTEGER NOT NULL) STRICT, WITHOUT ROWID');
+const claimHash = HASHES === 'keyed' ? one('INSERT OR IGNORE INTO content_hashes(hash, page_id) VALUES (?, ?)') : one(WRITE_SQL.insertHash);
+const hex = (n: number) => n.toString(16).padStart(8, '0');
 const appendFetch = APPENDED
   ? one(`INSERT INTO fetches(status, http_status, content_type, bytes, content_hash, duplicate_of, title, noindex, error_code,
       attempts, seq, fetched_at, response_ms, etag, last_modified, not_modified, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -177,7 +196,9 @@ while (nextPage <= URLS) {
   const id = nextFetch();
   fetched++;
   if (id >= nextPage - pending.pages.length / 8) flushPending(); // its row is still waiting (--rows 64)
-  if (!WITHOUT.has('fetch')) appendFetch(['fetched', 200, 'text/html', 10_000, null, null, null, 0, null, 1, fetched, Date.now(), 5.5, null, null, 0, id]);
+  const hash = HASHES === 'none' ? null : hex(Math.floor(random() * 2 ** 32)) + hex(Math.floor(random() * 2 ** 32)) + hex(fetched) + hex(id) + hex(fetched ^ id);
+  if (hash !== null) claimHash([hash, id]);
+  if (!WITHOUT.has('fetch')) appendFetch(['fetched', 200, 'text/html', 10_000, hash, null, null, 0, null, 1, fetched, Date.now(), 5.5, null, null, 0, id]);
   if (!WITHOUT.has('dequeue')) dequeue([id]);
   newUrls(Math.min(NEW_PER_PAGE, URLS - nextPage + 1), id);
   const args: SqlValue[] = [];
@@ -202,6 +223,8 @@ process.stdout.write(
     order: ORDER,
     without: [...WITHOUT],
     layout: APPENDED ? 'appended' : 'today',
+    hashes: HASHES,
+    batchPages: PAGES_PER_BATCH,
     urls: nextPage - 1,
     pagesFetched: fetched,
     seconds: Math.round(seconds * 10) / 10,

@@ -140,7 +140,7 @@ export const WRITE_SQL = {
   enqueue: 'INSERT OR REPLACE INTO frontier(page_id, site_id, priority) VALUES (?, ?, ?)',
   dequeue: 'DELETE FROM frontier WHERE page_id = ?',
   setPriority: 'UPDATE frontier SET priority = ? WHERE page_id = ?',
-  insertHash: 'INSERT OR IGNORE INTO content_hashes(hash, page_id) VALUES (?, ?)',
+  insertHash: 'INSERT INTO content_claims(hash, page_id) VALUES (?, ?)',
   putRobots: `INSERT INTO robots(origin, site_id, state, http_status, body, fetched_at, attempts)
     VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(origin) DO UPDATE SET state = excluded.state, http_status = excluded.http_status,

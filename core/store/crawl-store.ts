@@ -8,7 +8,7 @@ import { READ_INDEXES } from './migrations/003-write-optimised.js';
 import { buildPageSearchIndexes, dropPageSearchIndexes } from './page-search-index.js';
 import type { CrawlState, PageStatus } from './crawl-state.js';
 import { LINK_ROWS, ROWS_WRITES, WRITE_SQL, linksOfPage, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
-import { HashFilter } from './hash-filter.js';
+import { ContentClaims } from './content-claims.js';
 import { PageFacts, plainPage } from './page-facts.js';
 import { PendingLinks, PendingPages, type PendingPage } from './pending-writes.js';
 import { multiRowSql, rowsShape } from './row-groups.js';
@@ -59,8 +59,8 @@ export class CrawlStore {
   private nextPage: number;
   /** Fingerprints of every page's URL, built on the first findPage (see url-index.ts). */
   private urls: UrlIndex | null = null;
-  /** With a writer: the content hashes stored, built on the first claimHash. */
-  private hashes: HashFilter | null = null;
+  /** The content hashes claimed and by which page, read from the file on the first claimHash (content-claims.ts). */
+  private claims: ContentClaims | null = null;
   /** Each page's status, error flag and depth, built with the fingerprints (page-facts.ts). */
   private facts = new PageFacts();
   private nextSite: number;
@@ -90,8 +90,7 @@ export class CrawlStore {
         FROM links l JOIN pages p ON p.id = l.dst WHERE ${linksOfPage('l', '@src')}`),
       fetchSeq: db.prepare('SELECT fetch_seq FROM pages WHERE id = ?').pluck(),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
-      findHash: db.prepare('SELECT page_id FROM content_hashes WHERE hash = ?').pluck(),
-      claimHash: db.prepare(WRITE_SQL.insertHash),
+      pageHash: db.prepare('SELECT content_hash FROM pages WHERE id = ?').pluck(),
       getRobots: db.prepare('SELECT * FROM robots WHERE origin = ?'),
     };
     this.nextPage = ((db.prepare('SELECT max(id) FROM pages').pluck().get() as number | null) ?? 0) + 1;
@@ -223,7 +222,7 @@ export class CrawlStore {
       this.writes.clearPending();
     } else if (this.db.inTransaction) this.db.exec('ROLLBACK');
     this.urls = null;
-    this.hashes = null;
+    this.claims = null;
     this.facts = new PageFacts();
     this.lastFetchId = -1;
   }
@@ -504,32 +503,33 @@ export class CrawlStore {
   }
   /** The first page stored with this content hash, if any. */
   findHash(hash: string): number | undefined {
-    return this.pendingHashes.get(hash) ?? (this.st.findHash!.get(hash) as number | undefined);
+    const pending = this.pendingHashes.get(hash);
+    if (pending !== undefined) return pending;
+    // A tag matched: the page claimed this hash if its row holds it (its claim and its row
+    // are written together, in one batch).
+    return this.contentClaims().find(hash, (id) => this.st.pageHash!.get(id) === hash);
   }
-  /** Records `pageId` as the first page with this content, unless one is; returns the first. */
+  /**
+   * Records `pageId` as the first page with this content, unless one is; returns the first.
+   * Found in memory (content-claims.ts); the claim is appended to the file's log of claims.
+   */
   claimHash(hash: string, pageId: number): number {
-    if (!this.behind) {
-      // Most pages are new: insert first, look up only when the content was seen before.
-      if (this.st.claimHash!.run(hash, pageId).changes === 1) return pageId;
-      return this.findHash(hash) ?? pageId;
-    }
-    const filter = this.hashFilter();
-    if (filter.mayHave(hash)) {
-      const first = this.findHash(hash);
-      if (first !== undefined) return first;
-    }
+    const first = this.findHash(hash);
+    if (first !== undefined) return first;
     this.run(this.w.insertHash, [hash, pageId]);
-    this.pendingHashes.set(hash, pageId, this.writes.batch);
-    filter.add(hash);
+    if (this.behind) this.pendingHashes.set(hash, pageId, this.writes.batch);
+    this.contentClaims().add(hash, pageId);
     return pageId;
   }
-  /** The content hashes stored, as a filter, built from the file when first asked (hash-filter.ts). */
-  private hashFilter(): HashFilter {
-    if (this.hashes) return this.hashes;
-    const count = (this.db.prepare('SELECT count(*) FROM content_hashes').pluck().get() as number) ?? 0;
-    const filter = new HashFilter(Math.max(1 << 16, count * 2));
-    for (const hash of this.db.prepare('SELECT hash FROM content_hashes').pluck().iterate() as Iterable<string>) filter.add(hash);
-    return (this.hashes = filter);
+  /** The claims the file holds, read from its log when first asked. */
+  private contentClaims(): ContentClaims {
+    if (this.claims) return this.claims;
+    const count = (this.db.prepare('SELECT count(*) FROM content_claims').pluck().get() as number) ?? 0;
+    const claims = new ContentClaims(count);
+    for (const [hash, pageId] of this.db.prepare('SELECT hash, page_id FROM content_claims').raw().iterate() as Iterable<[string, number]>) {
+      claims.add(hash, pageId);
+    }
+    return (this.claims = claims);
   }
   /** Where a page's capture lies (content-store.ts); its status line and headers are as received (schema 5). */
   insertContent(pageId: number, segment: number, offset: number, reqLen: number, hdrLen: number, bodyLen: number): void {

@@ -214,8 +214,11 @@ INSERT OR IGNORE INTO links (seq, dst, src, anchor, nofollow, kind, lastmod)
   JOIN temp.idmap s ON s.part = l.part AND s.old = l.src JOIN temp.idmap d ON d.part = l.part AND d.old = l.dst
   JOIN pages p ON p.id = s.new_id
   ORDER BY 1, 2;
-INSERT OR IGNORE INTO content_hashes (hash, page_id)
-  SELECT content_hash, id FROM pages WHERE content_hash IS NOT NULL AND status = 'fetched' ORDER BY fetch_seq;
+INSERT INTO content_claims (hash, page_id)
+  SELECT content_hash, id FROM (SELECT content_hash, id, fetch_seq,
+      row_number() OVER (PARTITION BY content_hash ORDER BY fetch_seq) AS n
+    FROM pages WHERE content_hash IS NOT NULL AND status = 'fetched')
+  WHERE n = 1 ORDER BY fetch_seq;
 INSERT INTO frontier (page_id, site_id, priority) SELECT id, site_id, 0 FROM pages WHERE status = 'queued';
 INSERT OR IGNORE INTO robots (origin, site_id, state, http_status, body, fetched_at, attempts)
   SELECT r.origin, s.new_id, r.state, r.http_status, r.body, r.fetched_at, r.attempts

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const CORE = join(import.meta.dirname, '..', '..', 'core');
 
 const TABLES = [
-  'meta', 'counters', 'sites', 'robots', 'pages', 'links', 'frontier', 'content_hashes', 'content',
+  'meta', 'counters', 'sites', 'robots', 'pages', 'links', 'frontier', 'content_claims', 'content_hashes', 'content',
   'events', 'pagerank_runs', 'pagerank', 'site_pagerank', 'timeline', 'sqlite_master',
 ].join('|');
 /** SQL written in capitals, by its shape. */

@@ -11,6 +11,7 @@ import { sql as sitemaps } from './009-sitemaps.js';
 import { sql as siteProbes } from './010-site-probes.js';
 import { sql as siteSorts } from './011-site-sorts.js';
 import { indexAgain, sql as linksByFetch } from './012-links-by-fetch.js';
+import { sql as contentClaims } from './013-content-claims.js';
 
 /**
  * Numbered migrations; the database's user_version is the number of the last one applied.
@@ -37,6 +38,7 @@ export const MIGRATIONS: ReadonlyArray<{
   { version: 10, name: 'site-probes', sql: siteProbes },
   { version: 11, name: 'site-sorts', sql: siteSorts },
   { version: 12, name: 'links-by-fetch', sql: linksByFetch, more: indexAgain },
+  { version: 13, name: 'content-claims', sql: contentClaims },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
