@@ -135,7 +135,10 @@ function canonicalOrigin(origin: string): boolean {
   if (known === undefined) {
     if (ORIGINS.size >= MAX_ORIGINS) ORIGINS.clear();
     known = origin.indexOf('%') < 0 && origin.indexOf(';') < 0 && canonicalize(origin + '/') === origin + '/';
-    ORIGINS.set(origin, known);
+    // A copy as the key: `origin` is a slice of the link, itself a slice of the page's whole
+    // text (V8 keeps a sliced string's parent alive), so 4,096 slices kept here held up to
+    // 4,096 pages: 100 MB more RSS in bench/soak until this copy.
+    ORIGINS.set(Buffer.from(origin, 'utf8').toString('utf8'), known);
   }
   return known;
 }
