@@ -71,6 +71,10 @@ const SITES = 50_000;
 const NEW_PER_PAGE = 5;
 const LINKS_PER_PAGE = 10;
 const PAGES_PER_BATCH = Number(flags['batch-pages']);
+if (!Number.isInteger(PAGES_PER_BATCH) || PAGES_PER_BATCH < 1) {
+  process.stderr.write('sqlite-floor: --batch-pages takes a whole number of at least 1\n');
+  process.exit(2);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-floor-'));
 const store = CrawlStore.create(join(dir, 'floor.db'), validateSettings({ seeds: ['http://www.site0.frontier.cl/'], scope: { suffixes: ['.frontier.cl'] } }));

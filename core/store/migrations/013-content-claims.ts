@@ -8,8 +8,10 @@
  * measured 15.4 of the 87.0 s SQLite takes to store 5M URLs (1M fetched pages) with their
  * hashes. Now a crawl finds a hash's first page in memory (content-claims.ts), and the file
  * keeps the claims as a log it reads back when a crawl resumes: content_claims, in claim order
- * (its rowid), each claim's hash and page. A page's own row holds its hash as before
- * (pages.content_hash), which is what a claim found in memory is checked against.
+ * (its rowid; an older file's claims come first, in page order), each claim's hash and page. A
+ * page's own row holds its hash as before (pages.content_hash), which is what a claim found in
+ * memory is checked against. One claim per hash: the in-memory lookup keeps it so, where the
+ * key on the hash did before (test/store/content-claims.test.ts checks every crawl's claims).
  */
 export const sql = `
 CREATE TABLE content_claims (
