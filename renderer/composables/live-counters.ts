@@ -5,9 +5,10 @@
  * that has ended. The errors by code, the pages found in the history crawl and whether there is
  * a PageRank estimate to draw follow the same rule.
  */
-import { computed, type ComputedRef } from 'vue';
+import { computed, ref, watch, type ComputedRef } from 'vue';
 import type { CrawlInfo, StatsEvent } from '../../core/api/contract.js';
 import { errorsExplained } from '../lib/words.js';
+import { useCrawlsStore } from '../stores/crawls.js';
 import { useLiveStore } from '../stores/live.js';
 
 /** One line of counters: a rate is null when unknown; `average` when taken over the whole crawl. */
@@ -52,18 +53,30 @@ function fromStored(c: CrawlInfo, live: ReturnType<typeof useLiveStore>): LiveCo
 /** Live's counters of `crawl`; `active`: a run is on (running or pausing). */
 export function useLiveCounters(crawl: ComputedRef<CrawlInfo | null>, active: ComputedRef<boolean>) {
   const live = useLiveStore();
+  const crawls = useCrawlsStore();
   const s = computed(() => live.latest);
+  // A run that has just ended: its state came at once (crawls.applyState) but the stored
+  // figures come with the list asked after it, so until that list is here the stored ones are
+  // those of before the run (a resumed crawl showed the page count it was paused at). The last
+  // sample stands until then.
+  const ending = ref(false);
+  watch(active, (on, was) => {
+    if (!was || on) return;
+    ending.value = true;
+    void crawls.refresh().finally(() => (ending.value = false));
+  });
+  const sampled = computed(() => (active.value || ending.value) && s.value !== null);
   const counters = computed(() => {
     const c = crawl.value;
     if (!c) return null;
-    return active.value && s.value ? fromSample(s.value) : fromStored(c, live);
+    return sampled.value && s.value ? fromSample(s.value) : fromStored(c, live);
   });
   /** The policy has an estimate of the PageRank fetched to draw (stored or live); without one Live draws no empty chart. */
   const hasEstimate = computed(() => live.version >= 0 && (live.series.pagerankVsPages.data().length > 0 || (s.value?.pagerankEstimate ?? null) !== null));
   /** The errors counted, by code: a running crawl's last sample, else as stored at its last commit. */
-  const errorKinds = computed(() => (active.value && s.value ? s.value.errors : (crawl.value?.errors ?? s.value?.errors ?? {})));
+  const errorKinds = computed(() => (sampled.value && s.value ? s.value.errors : (crawl.value?.errors ?? s.value?.errors ?? {})));
   const errorLines = computed(() => errorsExplained(errorKinds.value));
   /** Pages found in the history crawl: while a run is on, its last sample's count (the list's is as of the last commit). */
-  const historyMatched = computed(() => (active.value && s.value?.historyMatched != null ? s.value.historyMatched : (crawl.value?.historyMatched ?? null)));
+  const historyMatched = computed(() => (sampled.value && s.value?.historyMatched != null ? s.value.historyMatched : (crawl.value?.historyMatched ?? null)));
   return { counters, hasEstimate, errorKinds, errorLines, historyMatched };
 }

@@ -46,6 +46,28 @@ describe('Live and Crawls', () => {
     expect(suffixed.w.find('[data-fact="scope"] dd').text()).toBe('.cl, www.uchile.cl');
   });
 
+  it('keeps the last count of a run that has just ended until the stored one comes, never the count before the run', async () => {
+    // Resumed at 855 pages: the list says 855 until it is asked again.
+    fake.crawls.set('resumed', crawlInfo('resumed', { status: 'running', pagesFetched: 855 }));
+    const { w } = await openAt('/crawls/resumed/live');
+    fake.emitStats(stats('resumed', 40, { pages: 1_200 }));
+    await flushPromises();
+    expect(w.find('[data-testid="pages"]').text()).toBe('1,200');
+    // It finishes: the state comes at once, the list asked after it is slow to answer.
+    let answer: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (answer = resolve));
+    const list = fake.api.listCrawls;
+    fake.api.listCrawls = async () => (await slow, list());
+    fake.crawls.set('resumed', crawlInfo('resumed', { status: 'finished', pagesFetched: 1_234, endReason: { kind: 'finished', at: null } }));
+    fake.emitState({ crawlId: 'resumed', status: 'finished' });
+    await flushPromises();
+    expect(w.find('[data-testid="status"]').text()).toBe('finished');
+    expect(w.find('[data-testid="pages"]').text()).toBe('1,200');
+    answer();
+    await flushPromises();
+    expect(w.find('[data-testid="pages"]').text()).toBe('1,234');
+  });
+
   it('counts the pages found in history as the crawl goes, from its live samples', async () => {
     // The list's count is the one stored at the crawl's last commit (60: its seeds).
     fake.crawls.set('again', crawlInfo('again', { status: 'running', policy: 'historical-pagerank-parent', pagesFetched: 900, historyMatched: 60 }));
