@@ -56,14 +56,14 @@ export function useLiveCounters(crawl: ComputedRef<CrawlInfo | null>, active: Co
   const crawls = useCrawlsStore();
   const s = computed(() => live.latest);
   // A run that has just ended: its state came at once (crawls.applyState) but the stored
-  // figures come with the list asked after it, so until that list is here the stored ones are
-  // those of before the run (a resumed crawl showed the page count it was paused at). The last
-  // sample stands until then.
+  // figures come with the list applyState asked for, so until that list is here the stored ones
+  // are those of before the run (a resumed crawl showed the page count it was paused at). The
+  // last sample stands until then.
   const ending = ref(false);
   watch(active, (on, was) => {
     if (!was || on) return;
     ending.value = true;
-    void crawls.refresh().finally(() => (ending.value = false));
+    void crawls.listed().finally(() => (ending.value = false));
   });
   const sampled = computed(() => (active.value || ending.value) && s.value !== null);
   const counters = computed(() => {

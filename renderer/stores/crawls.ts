@@ -22,12 +22,25 @@ export const useCrawlsStore = defineStore('crawls', () => {
     return id ? (crawls.value.find((c) => c.id === id) ?? null) : null;
   }
 
-  async function refresh(): Promise<void> {
+  /** The list asked last (run never throws: it settles either way). */
+  let listing: Promise<void> = Promise.resolve();
+  function refresh(): Promise<void> {
+    return (listing = list());
+  }
+  async function list(): Promise<void> {
     const out = await run('list', () => useApi().listCrawls());
     if (out.ok && !out.stale) {
       crawls.value = out.value;
       loaded.value = true;
     }
+  }
+  /** Settles once the list asked last is here (one asked meanwhile included): what applyState ran ahead of. */
+  async function listed(): Promise<void> {
+    let asked: Promise<void>;
+    do {
+      asked = listing;
+      await asked;
+    } while (asked !== listing);
   }
 
   /** Applies a state event at once, so buttons follow without waiting for a refresh. */
@@ -56,5 +69,5 @@ export const useCrawlsStore = defineStore('crawls', () => {
   const stop = (id: string) => act(`stop:${id}`, () => useApi().stop(id));
   const remove = (id: string) => act(`delete:${id}`, () => useApi().deleteCrawl(id));
 
-  return { ...status, crawls, loaded, byId, refresh, applyState, subscribe, start, pause, resume, stop, remove };
+  return { ...status, crawls, loaded, byId, refresh, listed, applyState, subscribe, start, pause, resume, stop, remove };
 });
