@@ -49,9 +49,6 @@ export class ContentClaims {
   get size(): number {
     return this.used;
   }
-  get bytes(): number {
-    return this.tags.byteLength + this.ids.byteLength;
-  }
 
   private put(tag: number, pageId: number): void {
     let slot = tag & this.mask;
