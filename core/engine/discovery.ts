@@ -114,12 +114,11 @@ function shorterPath(ctx: CrawlContext, id: number, status: string, depth: numbe
     return;
   }
   const foreign: Discovery[] = [];
-  for (const l of store.linksFrom(id)) {
+  for (const l of store.linksToLower(id, depth)) {
     const redirect = l.kind === 'redirect';
     const child: Discovery = {
       url: l.url, depth: redirect ? depth : depth + 1, parentId: id, redirects: redirect ? l.redirects : 0, anchor: l.anchor, nofollow: l.nofollow === 1,
     };
-    if (l.depth <= child.depth) continue;
     if (l.errorCode === SkipCodes.OTHER_PART) {
       store.setDepth(l.dst, child.depth);
       foreign.push(child);

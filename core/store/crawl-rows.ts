@@ -6,7 +6,7 @@
 import type { PageStatus } from './crawl-state.js';
 import type { PageRecord } from './record-fields.js';
 
-/** A stored link with its target page (linksFrom). */
+/** A stored link with its target page (CrawlStore.linksToLower). */
 export interface PageLink {
   dst: number;
   url: string;

@@ -86,8 +86,7 @@ export class CrawlStore {
     this.st = {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
       pageState: db.prepare('SELECT url, redirects, depth, status, error_code, attempts FROM pages WHERE id = ?').raw(),
-      linksFrom: db.prepare(`SELECT l.dst, p.url, p.depth, p.redirects, p.error_code AS errorCode, l.anchor, l.nofollow, l.kind
-        FROM links l JOIN pages p ON p.id = l.dst WHERE ${linksOfPage('l', '@src')}`),
+      linkTargets: db.prepare(`SELECT l.dst, l.anchor, l.nofollow, l.kind FROM links l WHERE ${linksOfPage('l', '@src')}`).raw(),
       fetchSeq: db.prepare('SELECT fetch_seq FROM pages WHERE id = ?').pluck(),
       pageUrl: db.prepare('SELECT url FROM pages WHERE id = ?').pluck(),
       pageHash: db.prepare('SELECT content_hash FROM pages WHERE id = ?').pluck(),
@@ -312,29 +311,37 @@ export class CrawlStore {
     this.facts.setDepth(id, depth);
     if (this.behind) this.pendingPage(id).depth = depth;
   }
-  /** The pages a page links to, as its links were stored, with what discovery needs to find them again. */
-  linksFrom(id: number): PageLink[] {
-    const rows = this.st.linksFrom!.all({ src: id }) as PageLink[];
-    if (!this.behind) return rows;
-    // Committed links with their targets as written since, then those not yet committed.
-    const seen = new Set<number>();
-    for (const r of rows) {
-      seen.add(r.dst);
-      const p = this.pendingPages.get(r.dst);
-      if (p === undefined) continue;
-      if (p.depth !== undefined) r.depth = p.depth;
-      if (p.errorCode !== undefined) r.errorCode = p.errorCode;
+  /**
+   * The links of page `id` whose targets a shorter path to it lowers: those stored deeper than
+   * `depth` (a redirect's target: the page's own new depth) or `depth + 1` (any other link's),
+   * with what discovery needs to find them again. A target's depth comes from the page facts
+   * in memory where they hold it, so only the targets to lower have their rows read (the
+   * links joined with every target's row were a tenth of bench/frontier's crawl thread, where
+   * links go anywhere and shorter paths are many). The links as stored, a target once (INSERT
+   * OR IGNORE: its first row), those of batches not yet committed after the file's.
+   */
+  linksToLower(id: number, depth: number): PageLink[] {
+    const out: PageLink[] = [];
+    const seen = this.behind ? new Set<number>() : null;
+    const take = (dst: number, anchor: string | null, nofollow: number, kind: string) => {
+      if (seen !== null) {
+        if (seen.has(dst)) return;
+        seen.add(dst);
+      }
+      const to = kind === 'redirect' ? depth : depth + 1;
+      const known = this.facts.depth(dst);
+      if (known !== undefined && known <= to) return;
+      const p = this.pageState(dst);
+      if (p === undefined || p.depth <= to) return;
+      out.push({ dst, url: p.url, depth: p.depth, redirects: p.redirects, errorCode: p.errorCode, anchor, nofollow, kind });
+    };
+    for (const [dst, anchor, nofollow, kind] of this.st.linkTargets!.iterate({ src: id }) as Iterable<[number, string | null, number, string]>) {
+      take(dst, anchor, nofollow, kind);
     }
-    for (const l of this.pendingLinks.get(id)) {
-      if (seen.has(l.dst)) continue; // INSERT OR IGNORE: the first row stays
-      seen.add(l.dst);
-      const p = this.pageState(l.dst);
-      if (p === undefined) continue;
-      rows.push({ dst: l.dst, url: p.url, depth: p.depth, redirects: p.redirects, errorCode: p.errorCode, anchor: l.anchor, nofollow: l.nofollow ? 1 : 0, kind: l.kind });
-    }
-    return rows;
+    if (seen !== null) for (const l of this.pendingLinks.get(id)) take(l.dst, l.anchor, l.nofollow ? 1 : 0, l.kind);
+    return out;
   }
-  /** Links written elsewhere (a sitemap's page, sitemap-store.ts), for linksFrom to read back before they commit. */
+  /** Links written elsewhere (a sitemap's page, sitemap-store.ts), for linksToLower to read back before they commit. */
   notePendingLinks(src: number, links: readonly NewLink[]): void {
     if (this.behind && links.length > 0) this.pendingLinks.set(src, links, this.writes.batch);
   }

@@ -26,6 +26,13 @@ export class PageFacts {
     return this.facts.bytes;
   }
 
+  /** The page's depth, if its facts hold it (any status). */
+  depth(id: number): number | undefined {
+    const v = this.get(id);
+    const depth = v & DEPTH_MASK;
+    return v === 0 || depth === DEPTH_UNKNOWN ? undefined : depth;
+  }
+
   set(id: number, status: PageStatus, hasError: boolean, depth: number): void {
     this.put(id, pack(status, hasError, depth));
   }

@@ -37,7 +37,7 @@ describe('the writer thread', () => {
     const { store, writer } = storeWithWriter('read-back.db');
     const site = store.insertSite('a.test');
     const home = store.insertPage({ url: 'http://a.test/', siteId: site, depth: 0, parentId: null, redirects: 0, status: 'queued' });
-    const about = store.insertPage({ url: 'http://a.test/about', siteId: site, depth: 1, parentId: home, redirects: 0, status: 'skipped', errorCode: 'CRAWL_TRAP_DEPTH' });
+    const about = store.insertPage({ url: 'http://a.test/about', siteId: site, depth: 3, parentId: home, redirects: 0, status: 'skipped', errorCode: 'CRAWL_TRAP_DEPTH' });
     store.recordFetch(home, { status: 'fetched', httpStatus: 200, contentType: 'text/html', bytes: 10, contentHash: 'h1', duplicateOf: null, title: 'Home', noindex: false, errorCode: null, attempts: 1, fetchedAt: Date.now(), responseMs: 1 });
     store.insertLinks(home, [{ dst: about, anchor: 'Über uns', nofollow: false, kind: 'a' }]);
     expect(store.claimHash('h1', home)).toBe(home);
@@ -45,8 +45,9 @@ describe('the writer thread', () => {
     // Nothing is committed yet: another connection sees no page, the crawl sees all it wrote.
     expect(committedPages(store.path)).toBe(0);
     expect(store.pageForFetch(home)).toMatchObject({ url: 'http://a.test/', depth: 0, attempts: 1 });
-    expect(store.findPage('http://a.test/about')).toEqual({ id: about, status: 'skipped', error_code: 'CRAWL_TRAP_DEPTH', depth: 1 });
-    expect(store.linksFrom(home)).toMatchObject([{ dst: about, url: 'http://a.test/about', anchor: 'Über uns', errorCode: 'CRAWL_TRAP_DEPTH', kind: 'a' }]);
+    expect(store.findPage('http://a.test/about')).toEqual({ id: about, status: 'skipped', error_code: 'CRAWL_TRAP_DEPTH', depth: 3 });
+    expect(store.linksToLower(home, 0)).toMatchObject([{ dst: about, url: 'http://a.test/about', anchor: 'Über uns', errorCode: 'CRAWL_TRAP_DEPTH', kind: 'a' }]);
+    expect(store.linksToLower(home, 2)).toEqual([]); // a path that short leaves its target's depth as it is
     expect(store.claimHash('h1', about)).toBe(home); // a duplicate of the page not yet committed
 
     const batch = store.commit();
@@ -55,7 +56,7 @@ describe('the writer thread', () => {
     expect(committedPages(store.path)).toBe(2);
     // Committed: read from the file now, the same answers.
     expect(store.findPage('http://a.test/about')?.error_code).toBe('CRAWL_TRAP_DEPTH');
-    expect(store.linksFrom(home).map((l) => l.anchor)).toEqual(['Über uns']);
+    expect(store.linksToLower(home, 0).map((l) => l.anchor)).toEqual(['Über uns']);
     expect(store.claimHash('h1', about)).toBe(home);
     store.detachWriter();
     await writer.close();
