@@ -63,6 +63,45 @@ describe('the writer thread', () => {
     store.close();
   });
 
+  it('a shorter path finds the links whose targets it lowers, with and without the writer, committed or not', async () => {
+    // Page x is a sitemap too: its sitemap's links are stored under -x (before its fetch), its
+    // page's under its fetch, so its links hold target y twice: as the sitemap's (y no deeper
+    // than a shorter path to x would put it) and as its redirect's (y deeper than x itself).
+    const fill = (store: CrawlStore) => {
+      const site = store.insertSite('a.test');
+      const page = (url: string, depth: number) => store.insertPage({ url, siteId: site, depth, parentId: null, redirects: 0, status: 'queued' });
+      const x = page('http://a.test/x', 3);
+      const y = page('http://a.test/y', 4);
+      const z = page('http://a.test/z', 9);
+      store.insertLinks(x, [{ dst: y, anchor: null, nofollow: false, kind: 'sitemap' }]);
+      store.recordFetch(x, { status: 'fetched', httpStatus: 301, contentType: null, bytes: 0, contentHash: null, duplicateOf: null, title: null, noindex: false, errorCode: null, attempts: 1, fetchedAt: Date.now(), responseMs: 1 });
+      store.insertLinks(x, [{ dst: y, anchor: null, nofollow: false, kind: 'redirect' }]);
+      return { x, y, z };
+    };
+    const lowered = (store: CrawlStore, x: number, depth: number) => store.linksToLower(x, depth).map((l) => `${l.url} ${l.kind} ${l.depth}`);
+
+    const direct = CrawlStore.create(join(dir, 'lower-direct.db'), settings);
+    const d = fill(direct);
+    expect(lowered(direct, d.x, 3)).toEqual(['http://a.test/y redirect 4']);
+    expect(lowered(direct, d.x, 4)).toEqual([]);
+    direct.close();
+
+    const { store, writer } = storeWithWriter('lower-writer.db');
+    const w = fill(store);
+    store.commit();
+    await writer.drain();
+    expect(lowered(store, w.x, 3)).toEqual(['http://a.test/y redirect 4']);
+    expect(lowered(store, w.x, 4)).toEqual([]);
+    // Then links not yet committed, read back from memory: y listed once more is passed over, z is new.
+    store.insertLinks(w.x, [{ dst: w.y, anchor: null, nofollow: false, kind: 'a' }, { dst: w.z, anchor: 'z', nofollow: false, kind: 'a' }]);
+    expect(lowered(store, w.x, 3)).toEqual(['http://a.test/y redirect 4', 'http://a.test/z a 9']);
+    store.setDepth(w.z, 4);
+    expect(lowered(store, w.x, 3)).toEqual(['http://a.test/y redirect 4']);
+    store.detachWriter();
+    await writer.close();
+    store.close();
+  });
+
   it('a batch the file has no room for is rolled back, and every later one dropped until the crawl gives them up', async () => {
     const { store, writer } = storeWithWriter('full.db', 20);
     const site = store.insertSite('a.test');
