@@ -72,7 +72,7 @@ describe('the writer thread', () => {
       const page = (url: string, depth: number) => store.insertPage({ url, siteId: site, depth, parentId: null, redirects: 0, status: 'queued' });
       const x = page('http://a.test/x', 3);
       const y = page('http://a.test/y', 4);
-      const z = page('http://a.test/z', 9);
+      const z = page('http://a.test/z', 5000); // deeper than the page facts keep: its row says
       store.insertLinks(x, [{ dst: y, anchor: null, nofollow: false, kind: 'sitemap' }]);
       store.recordFetch(x, { status: 'fetched', httpStatus: 301, contentType: null, bytes: 0, contentHash: null, duplicateOf: null, title: null, noindex: false, errorCode: null, attempts: 1, fetchedAt: Date.now(), responseMs: 1 });
       store.insertLinks(x, [{ dst: y, anchor: null, nofollow: false, kind: 'redirect' }]);
@@ -94,7 +94,7 @@ describe('the writer thread', () => {
     expect(lowered(store, w.x, 4)).toEqual([]);
     // Then links not yet committed, read back from memory: y listed once more is passed over, z is new.
     store.insertLinks(w.x, [{ dst: w.y, anchor: null, nofollow: false, kind: 'a' }, { dst: w.z, anchor: 'z', nofollow: false, kind: 'a' }]);
-    expect(lowered(store, w.x, 3)).toEqual(['http://a.test/y redirect 4', 'http://a.test/z a 9']);
+    expect(lowered(store, w.x, 3)).toEqual(['http://a.test/y redirect 4', 'http://a.test/z a 5000']);
     store.setDepth(w.z, 4);
     expect(lowered(store, w.x, 3)).toEqual(['http://a.test/y redirect 4']);
     store.detachWriter();
