@@ -114,10 +114,11 @@ function shorterPath(ctx: CrawlContext, id: number, status: string, depth: numbe
     return;
   }
   const foreign: Discovery[] = [];
-  for (const l of store.linksToLower(id, depth)) {
-    const redirect = l.kind === 'redirect';
+  // A redirect's target stands at the page's own depth; any other link's one deeper.
+  const childDepth = (kind: string) => (kind === 'redirect' ? depth : depth + 1);
+  for (const l of store.linksToLower(id, childDepth)) {
     const child: Discovery = {
-      url: l.url, depth: redirect ? depth : depth + 1, parentId: id, redirects: redirect ? l.redirects : 0, anchor: l.anchor, nofollow: l.nofollow === 1,
+      url: l.url, depth: childDepth(l.kind), parentId: id, redirects: l.kind === 'redirect' ? l.redirects : 0, anchor: l.anchor, nofollow: l.nofollow === 1,
     };
     if (l.errorCode === SkipCodes.OTHER_PART) {
       store.setDepth(l.dst, child.depth);

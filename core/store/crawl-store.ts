@@ -313,14 +313,14 @@ export class CrawlStore {
   }
   /**
    * The links of page `id` whose targets a shorter path to it lowers: those stored deeper than
-   * `depth` (a redirect's target: the page's own new depth) or `depth + 1` (any other link's),
-   * with what discovery needs to find them again. A target's depth comes from the page facts
+   * `childDepth(kind)`, the depth the link now gives its target (discovery's rule), with what
+   * discovery needs to find them again. A target's depth comes from the page facts
    * in memory where they hold it, so only the targets to lower have their rows read (the
    * links joined with every target's row were 13% of bench/frontier's crawl thread at 1M URLs,
    * where links go anywhere and shorter paths are many). The file's links as stored, then those
    * of batches not yet committed to targets not listed already.
    */
-  linksToLower(id: number, depth: number): PageLink[] {
+  linksToLower(id: number, childDepth: (kind: string) => number): PageLink[] {
     const out: PageLink[] = [];
     const seen = this.behind ? new Set<number>() : null;
     const take = (dst: number, anchor: string | null, nofollow: number, kind: string, pending: boolean) => {
@@ -331,7 +331,7 @@ export class CrawlStore {
         if (pending && seen.has(dst)) return;
         seen.add(dst);
       }
-      const to = kind === 'redirect' ? depth : depth + 1;
+      const to = childDepth(kind);
       const known = this.facts.depth(dst);
       if (known !== undefined && known <= to) return;
       const p = this.pageState(dst);

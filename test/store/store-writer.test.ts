@@ -46,8 +46,8 @@ describe('the writer thread', () => {
     expect(committedPages(store.path)).toBe(0);
     expect(store.pageForFetch(home)).toMatchObject({ url: 'http://a.test/', depth: 0, attempts: 1 });
     expect(store.findPage('http://a.test/about')).toEqual({ id: about, status: 'skipped', error_code: 'CRAWL_TRAP_DEPTH', depth: 3 });
-    expect(store.linksToLower(home, 0)).toMatchObject([{ dst: about, url: 'http://a.test/about', anchor: 'Über uns', errorCode: 'CRAWL_TRAP_DEPTH', kind: 'a' }]);
-    expect(store.linksToLower(home, 2)).toEqual([]); // a path that short leaves its target's depth as it is
+    expect(store.linksToLower(home, () => 1)).toMatchObject([{ dst: about, url: 'http://a.test/about', anchor: 'Über uns', errorCode: 'CRAWL_TRAP_DEPTH', kind: 'a' }]);
+    expect(store.linksToLower(home, () => 3)).toEqual([]); // a path that short leaves its target's depth as it is
     expect(store.claimHash('h1', about)).toBe(home); // a duplicate of the page not yet committed
 
     const batch = store.commit();
@@ -56,7 +56,7 @@ describe('the writer thread', () => {
     expect(committedPages(store.path)).toBe(2);
     // Committed: read from the file now, the same answers.
     expect(store.findPage('http://a.test/about')?.error_code).toBe('CRAWL_TRAP_DEPTH');
-    expect(store.linksToLower(home, 0).map((l) => l.anchor)).toEqual(['Über uns']);
+    expect(store.linksToLower(home, () => 1).map((l) => l.anchor)).toEqual(['Über uns']);
     expect(store.claimHash('h1', about)).toBe(home);
     store.detachWriter();
     await writer.close();
@@ -78,7 +78,9 @@ describe('the writer thread', () => {
       store.insertLinks(x, [{ dst: y, anchor: null, nofollow: false, kind: 'redirect' }]);
       return { x, y, z };
     };
-    const lowered = (store: CrawlStore, x: number, depth: number) => store.linksToLower(x, depth).map((l) => `${l.url} ${l.kind} ${l.depth}`);
+    // A shorter path to x at `depth`: a redirect's target at that depth, any other link's one deeper (discovery's rule).
+    const lowered = (store: CrawlStore, x: number, depth: number) =>
+      store.linksToLower(x, (kind) => (kind === 'redirect' ? depth : depth + 1)).map((l) => `${l.url} ${l.kind} ${l.depth}`);
 
     const direct = CrawlStore.create(join(dir, 'lower-direct.db'), settings);
     const d = fill(direct);
