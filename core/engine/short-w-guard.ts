@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 import { SHORT_W_MS } from '../config/limits.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { ResolveRules } from '../fetch/resolve-rules.js';
 
 /** All addresses of a host name, as the system resolves it (hosts file, then DNS). */
 export type AddressLookup = (host: string) => Promise<string[]>;
@@ -26,38 +27,10 @@ export function isLoopbackAddress(address: string): boolean {
   return false;
 }
 
-interface Rule {
-  /** '' for '*', '.suffix' for '*.suffix', or an exact host. */
-  suffix: string | null;
-  host: string | null;
-  address: string;
-}
-
-function rulesOf(settings: CrawlSettings): Rule[] {
-  return settings.resolve.map(({ pattern, address }) => {
-    const p = pattern.toLowerCase();
-    if (p === '*') return { suffix: '', host: null, address };
-    if (p.startsWith('*.')) return { suffix: p.slice(1), host: null, address };
-    return { suffix: null, host: p, address };
-  });
-}
-
-/** The address a rule gives the host (exact first, then the longest wildcard), as the resolver does. */
-function mapped(rules: Rule[], host: string): string | undefined {
-  const exact = rules.find((r) => r.host === host);
-  if (exact) return exact.address;
-  let best: Rule | undefined;
-  for (const r of rules) {
-    if (r.suffix === null || !(r.suffix === '' || host.endsWith(r.suffix))) continue;
-    if (!best || r.suffix.length > best.suffix!.length) best = r;
-  }
-  return best?.address;
-}
-
-async function hostIsLoopback(rules: Rule[], rawHost: string, look: AddressLookup): Promise<boolean> {
+async function hostIsLoopback(rules: ResolveRules, rawHost: string, look: AddressLookup): Promise<boolean> {
   const host = rawHost.toLowerCase().replace(/^\[(.*)\]$/, '$1');
   if (isIP(host)) return isLoopbackAddress(host);
-  const rule = mapped(rules, host);
+  const rule = rules.mapped(host);
   if (rule !== undefined) return isLoopbackAddress(rule);
   if (host === 'localhost') return true;
   try {
@@ -69,23 +42,20 @@ async function hostIsLoopback(rules: Rule[], rawHost: string, look: AddressLooku
 }
 
 /** Every host under a scope suffix goes to loopback only through `resolve` rules. */
-function suffixIsLoopback(rules: Rule[], rawSuffix: string): boolean {
+function suffixIsLoopback(rules: ResolveRules, rawSuffix: string): boolean {
   const s = rawSuffix.toLowerCase();
   const dotted = s.startsWith('.') ? s : `.${s}`;
   // Some host under it that no exact rule names: what the wildcards give it.
-  const probe = mapped(
-    rules.filter((r) => r.host === null),
-    `crawlbench-probe${dotted}`,
-  );
+  const probe = rules.byWildcard(`crawlbench-probe${dotted}`);
   if (probe === undefined || !isLoopbackAddress(probe)) return false;
   // A more specific rule under the suffix may send some hosts elsewhere.
   const under = (name: string) => name === s.replace(/^\./, '') || name.endsWith(dotted);
-  return rules.every((r) => isLoopbackAddress(r.address) || !(r.host !== null ? under(r.host) : r.suffix !== '' && under(r.suffix!.slice(1))));
+  return rules.list.every((r) => isLoopbackAddress(r.address) || !(r.host !== null ? under(r.host) : r.suffix !== '' && under(r.suffix!.slice(1))));
 }
 
 /** A host (or `*.suffix`) this crawl may reach outside this machine, or null when all are loopback. */
 export async function hostOutsideLoopback(settings: CrawlSettings, look: AddressLookup = systemLookup): Promise<string | null> {
-  const rules = rulesOf(settings);
+  const rules = new ResolveRules(settings.resolve);
   const hosts = new Set([...settings.seeds.map((s) => new URL(s).hostname), ...settings.scope.hosts]);
   for (const host of hosts) if (!(await hostIsLoopback(rules, host, look))) return host;
   for (const suffix of settings.scope.suffixes) {

@@ -1,11 +1,9 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { ResolveRules, type ResolveRule } from './resolve-rules.js';
 
-export interface ResolveRule {
-  pattern: string;
-  address: string;
-}
+export type { ResolveRule } from './resolve-rules.js';
 
 /**
  * Host name -> address, with `--resolve` rules first (`*.demo=127.0.0.1`, `a.cl=127.0.0.5`,
@@ -13,33 +11,19 @@ export interface ResolveRule {
  * 50,000 sites do not queue behind libuv's 4 threads as `dns.lookup` would.
  */
 export class CachingResolver {
-  private readonly exact = new Map<string, string>();
-  private readonly wildcards: Array<{ suffix: string; address: string }> = [];
+  private readonly rules: ResolveRules;
   private readonly cache = new Map<string, { address: string; expires: number }>();
   private readonly inflight = new Map<string, Promise<string>>();
   private readonly dns = new dns.Resolver({ timeout: 5000, tries: 2 });
   lookups = 0;
 
   constructor(rules: readonly ResolveRule[] = []) {
-    for (const { pattern, address } of rules) {
-      if (!isIP(address)) throw new CrawlError(ErrorCodes.BAD_OPTION, `--resolve: "${address}" is not an IP address`);
-      const p = pattern.toLowerCase();
-      if (p === '*') this.wildcards.push({ suffix: '', address });
-      else if (p.startsWith('*.')) this.wildcards.push({ suffix: p.slice(1), address });
-      else if (p.includes('*')) throw new CrawlError(ErrorCodes.BAD_OPTION, `--resolve: bad pattern "${pattern}" (use host, *.suffix or *)`);
-      else this.exact.set(p, address);
-    }
-    // Longer suffixes are more specific and win.
-    this.wildcards.sort((a, b) => b.suffix.length - a.suffix.length);
+    this.rules = new ResolveRules(rules);
   }
 
   /** The address a rule maps this host to, if any. */
   mapped(host: string): string | undefined {
-    const h = host.toLowerCase();
-    const hit = this.exact.get(h);
-    if (hit) return hit;
-    for (const w of this.wildcards) if (w.suffix === '' || h.endsWith(w.suffix)) return w.address;
-    return undefined;
+    return this.rules.mapped(host);
   }
 
   async resolve(host: string): Promise<string> {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateSettings, type CrawlSettingsInput } from '../../core/config/settings.js';
 import { checkShortW, hostOutsideLoopback, isLoopbackAddress, type AddressLookup } from '../../core/engine/short-w-guard.js';
+import { CachingResolver } from '../../core/fetch/resolver.js';
 
 const table: Record<string, string[]> = { 'lab.internal': ['127.0.1.1'], 'mixed.internal': ['127.0.0.1', '192.0.2.7'], 'www.uchile.cl': ['200.89.76.36'] };
 const look: AddressLookup = async (host) => {
@@ -52,5 +53,31 @@ describe('short-w guard', () => {
     await expect(checkShortW(settings({ seeds: ['http://www.uchile.cl/'], w: 999, allowShortW: true }), 'x', look)).resolves.toBeUndefined();
     await expect(checkShortW(settings({ seeds: ['http://www.uchile.cl/'], w: 1000 }), 'x', look)).resolves.toBeUndefined();
     await expect(checkShortW(settings({ seeds: ['http://localhost:1/'], w: 0 }), 'x', look)).resolves.toBeUndefined();
+  });
+
+  it('reads a host given twice in resolve as the crawl resolver does (the later rule), so a short w cannot slip through', async () => {
+    // The crawl sends a.cl's traffic where the later rule says; the check looked at the first
+    // and let a w of 0 reach 192.0.2.7 unconfirmed.
+    const resolve = [{ pattern: 'a.cl', address: '127.0.0.1' }, { pattern: 'a.cl', address: '192.0.2.7' }];
+    expect(new CachingResolver(resolve).mapped('a.cl')).toBe('192.0.2.7');
+    expect(await hostOutsideLoopback(settings({ seeds: ['http://a.cl/'], resolve }), look)).toBe('a.cl');
+    const home = [{ pattern: '*.cl', address: '192.0.2.7' }, { pattern: '*.cl', address: '127.0.0.1' }];
+    expect(new CachingResolver(home).mapped('b.cl')).toBe('127.0.0.1');
+    expect(await hostOutsideLoopback(settings({ seeds: ['http://b.cl/'], resolve: home }), look)).toBeNull();
+  });
+
+  it('checks 40,000 seeds against 40,000 resolve rules, each host by its own rule, the most specific wildcard winning', async () => {
+    const n = 40_000;
+    const seeds = Array.from({ length: n }, (_, i) => `http://s${i}.cl/`);
+    const resolve = [
+      ...seeds.map((_, i) => ({ pattern: `s${i}.cl`, address: `127.0.${i >> 8}.${i & 255}` })),
+      { pattern: '*', address: '192.0.2.1' },
+      { pattern: '*.deep.cl', address: '127.0.0.1' },
+      { pattern: '*.far.deep.cl', address: '192.0.2.9' },
+    ];
+    expect(await hostOutsideLoopback(settings({ seeds, resolve }), look)).toBeNull();
+    expect(await hostOutsideLoopback(settings({ seeds: [...seeds, 'http://x.deep.cl/'], resolve }), look)).toBeNull();
+    expect(await hostOutsideLoopback(settings({ seeds: [...seeds, 'http://y.far.deep.cl/'], resolve }), look)).toBe('y.far.deep.cl');
+    expect(await hostOutsideLoopback(settings({ seeds: [...seeds, 'http://other.org/'], resolve }), look)).toBe('other.org');
   });
 });
