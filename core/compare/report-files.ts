@@ -4,8 +4,9 @@
  * complete, so an interrupted run never leaves a folder that looks whole.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { tempName } from '../temp-name.js';
 import type { CompareReport } from './compare.js';
 
 type Cell = string | number | boolean | null | undefined;
@@ -78,7 +79,7 @@ export function reportTables(r: CompareReport): Record<string, string> {
 /** Writes every table into `dir` (refused if it exists, unless `force`). */
 export function writeReportFiles(r: CompareReport, dir: string, force: boolean): string[] {
   if (existsSync(dir) && !force) throw new CrawlError(ErrorCodes.BAD_OPTION, `--out: ${dir} exists (use --force to replace it)`, { field: 'out' });
-  const tmp = join(dirname(dir), `.${Date.now()}-${process.pid}.compare.tmp`);
+  const tmp = tempName(dir, 'compare.tmp', true);
   mkdirSync(tmp, { recursive: true });
   try {
     const tables = reportTables(r);

@@ -1,12 +1,13 @@
 /**
  * An export's files, written under temporary names and renamed only when the whole export is
  * done: a crashed, cancelled or failed export leaves no file that looks whole (at most
- * `*.partial-PID` files after a crash; cancel and failure remove them). A full disk becomes a
+ * `.*.partial-PID-THREAD-RANDOM` files after a crash; cancel and failure remove them). A full disk becomes a
  * CrawlError that says so.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { tempName } from '../temp-name.js';
 
 interface OpenFile {
   temp: string;
@@ -48,7 +49,7 @@ export class OutputFiles {
 
   /** Opens `final` under a temporary name; returns its index. */
   open(final: string): number {
-    const temp = join(dirname(final), `.${basename(final)}.partial-${process.pid}`);
+    const temp = tempName(final, 'partial', true);
     const fd = guard(temp, () => openSync(temp, 'w'));
     this.files.push({ temp, final, fd, bytes: 0 });
     return this.files.length - 1;

@@ -5,6 +5,7 @@
  * a 1 MB buffer makes the system calls cheap.
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { tempName } from '../temp-name.js';
 
 const FLUSH_AT = 1 << 20;
 
@@ -17,7 +18,7 @@ export class TextSink {
   bytes = 0;
 
   constructor(readonly path: string) {
-    this.tmp = `${path}.partial-${process.pid}`;
+    this.tmp = tempName(path, 'partial');
     this.fd = openSync(this.tmp, 'w');
   }
 

@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { tempName } from '../temp-name.js';
 import { PAUSE_GRACE_MS } from './worker-lifeline.js';
 
 export interface RunFile {
@@ -36,7 +37,7 @@ const runFile = (dir: string) => join(dir, 'coordinator.json');
 
 /** Written whole or not at all (a new file renamed over the old): a kill while writing leaves the last one whole. */
 export function writeRunFile(dir: string, run: RunFile): void {
-  const tmp = `${runFile(dir)}.${process.pid}.tmp`;
+  const tmp = tempName(runFile(dir), 'tmp');
   writeFileSync(tmp, JSON.stringify(run));
   renameSync(tmp, runFile(dir));
 }

@@ -8,6 +8,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir } from '../config/cache-dir.js';
+import { tempName } from '../temp-name.js';
 import { generateWeb } from '../testweb/generator.js';
 import { exportGraphDir } from '../testweb/graph-files.js';
 
@@ -77,7 +78,7 @@ export async function generatedGraph(s: GraphSpec, log: (msg: string) => void): 
   const t0 = performance.now();
   const web = generateWeb({ seed: s.seed, sites: s.sites, pages: s.pages, maxSitePages: s.maxSitePages, latency: false });
   // Written beside and renamed into place: a run killed while writing leaves no half graph.
-  const part = `${dir}.part-${process.pid}`;
+  const part = tempName(dir, 'part');
   await exportGraphDir(web, part);
   rmSync(dir, { recursive: true, force: true });
   renameSync(part, dir);

@@ -68,6 +68,20 @@ describe('export safety', () => {
     expect(readdirSync(warcDir)).toHaveLength(1);
   });
 
+  it('two exports to one file at once (two jobs of the server, or a save dialog answered twice) each write their own temporary file: both end, the file is whole', async () => {
+    const single = join(dir, 'single.csv');
+    await runExport(plain, parseExportOptions({ format: 'csv', what: 'pages', out: single }));
+    const twiceDir = join(dir, 'twice');
+    mkdirSync(twiceDir);
+    const out = join(twiceDir, 'pages.csv');
+    const options = parseExportOptions({ format: 'csv', what: 'pages', out, force: true });
+    // Interleaved at every chunk, as two worker threads of one process are: the same pid, and before, the same temporary name.
+    const both = await Promise.allSettled([runExport(plain, options), runExport(plain, options)]);
+    expect(both.map((r) => (r.status === 'fulfilled' ? r.value.rows : String(r.reason)))).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(single, 'utf8'));
+    expect(readdirSync(twiceDir)).toEqual(['pages.csv']);
+  });
+
   it('a cancelled export leaves no file behind', async () => {
     for (const format of ['warc', 'parquet'] as const) {
       const out = join(dir, `cancelled-${format}`, format === 'warc' ? 'warc' : 'pages.parquet');

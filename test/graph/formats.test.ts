@@ -3,7 +3,7 @@
  * hand here (URL lengths: a.test/ 14, a.test/x 15, b.test/ 14, b.test/yy 16 bytes), and the
  * thesis's message example scored by hand.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateAssignment } from '../../core/graph/evaluate.js';
@@ -13,6 +13,7 @@ import { loadLinkGraph } from '../../core/graph/link-graph.js';
 import type { GraphModel } from '../../core/graph/models.js';
 import type { GraphFormat } from '../../core/graph/formats.js';
 import { costUnit, sizeUnit } from '../../core/graph/weight-units.js';
+import { writeFiles } from '../../core/graph/text-sink.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { MESSAGE_EXAMPLE, MESSAGE_PARTS, TWO_SITES, writeDataset } from './fixtures.js';
 
@@ -188,3 +189,20 @@ function crossSitePages(g: ReturnType<typeof loadLinkGraph>): number {
   }
   return n;
 }
+
+describe('one graph file written by two exports at once', () => {
+  it('each writes under a temporary name of its own and renames it whole; the last one written stays', () => {
+    const folder = join(dir, 'twice');
+    mkdirSync(folder);
+    const out = join(folder, 'page.tsv');
+    const lines = (tag: string) => Array.from({ length: 1000 }, (_, i) => `${tag}\t${i}`);
+    // The second begins while the first is half written (two worker threads of the server share one pid).
+    writeFiles([out], ([first]) => {
+      for (const l of lines('first').slice(0, 500)) first!.line(l);
+      writeFiles([out], ([second]) => lines('second').forEach((l) => second!.line(l)));
+      for (const l of lines('first').slice(500)) first!.line(l);
+    });
+    expect(readFileSync(out, 'utf8')).toBe(lines('first').join('\n') + '\n');
+    expect(readdirSync(folder)).toEqual(['page.tsv']);
+  });
+});
