@@ -5,11 +5,12 @@
  * finished run as a partitionProgress event, and is cancelled by its job id (the running
  * partitioner is killed). Graph files go to WORKSPACE/exports/graph-CRAWL/, the folder the
  * browser server offers for download (/exports/...), written over by a later export of the same
- * model and format.
+ * model and format; while one is written, another of the same crawl, model and format is
+ * refused (the two would write one file).
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { CrawlError, badField } from '../errors.js';
+import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { idMapPath } from '../graph/export-graph.js';
 import type { GraphFormat, GraphModel, PartitionProgress, PartitionReport } from '../graph/report.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../graph/request-schema.js';
@@ -22,6 +23,8 @@ const EXTENSION: Record<GraphFormat, string> = { metis: 'graph', hmetis: 'hgr', 
 
 export class GraphJobs {
   private readonly running = new Map<string, RunningJob<unknown>>();
+  /** The graph files being written (one export of a crawl, model and format at a time). */
+  private readonly writing = new Set<string>();
   private jobs = 0;
   private readonly threads: WorkerJobs;
 
@@ -62,9 +65,17 @@ export class GraphJobs {
     const folder = join(this.exportsDir, `graph-${crawlId}`);
     mkdirSync(folder, { recursive: true });
     const out = join(folder, `${model}.${EXTENSION[format]}`);
-    const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
-    const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
-    return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
+    if (this.writing.has(out)) {
+      throw new CrawlError(ErrorCodes.DB_LOCKED, `the ${model} graph of "${crawlId}" in ${format} is being written; wait for it to end, then download it`);
+    }
+    this.writing.add(out);
+    try {
+      const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
+      const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
+      return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
+    } finally {
+      this.writing.delete(out);
+    }
   }
 
   /** Cancels every partitioning and graph export under way and waits for their threads. */

@@ -4,10 +4,13 @@
  * under way stops when asked, its running partitioner killed, and fails with CRAWL_CANCELLED.
  * PHG on the UCI page hypergraph at K = 62 (a K no other test uses, so that the process seen is
  * this one's) takes about a second a run; 20 runs keep one under way long enough to be caught.
+ * And graph exports asked for together: one file per crawl, model and format, never two
+ * writers of it at once.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GraphJobs } from '../../core/api/graph-jobs.js';
 import type { PartitionProgressEvent } from '../../core/api/contract.js';
 import { generateWeb } from '../../core/testweb/generator.js';
@@ -69,4 +72,34 @@ describeWith(['zoltan'], 'partitionings in the workbench', () => {
     await expect.poll(phgRunning, { timeout: 5000 }).toBe(false);
     expect(events.every((e) => e.jobId === 'long' && e.crawlId === 'uci')).toBe(true);
   }, 90_000);
+});
+
+describe('graph exports asked for together', () => {
+  it('four exports of one crawl, model and format at once: each a whole file or refused as busy, never a broken one', async () => {
+    const dir = tmpDir();
+    const web = join(dir, 'web');
+    await exportGraphDir(generateWeb({ seed: 5, sites: 40, pages: 20_000, latency: false }), web);
+    const jobs = new GraphJobs(join(dir, 'exports'), () => undefined);
+    const lines = (path: string) => readFileSync(path, 'utf8').split('\n').length - 1;
+    try {
+      const runs = await Promise.allSettled([0, 1, 2, 3].map(() => jobs.exportGraph('web', web, { model: 'page', format: 'edgelist' })));
+      const codes = runs.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as { code?: string }).code));
+      // The first writes the file; the others, asked for while it is written, are told why (before: CRAWL_INTERNAL, ENOENT renaming the shared temporary file).
+      expect(codes).toEqual(['ok', 'CRAWL_DB_LOCKED', 'CRAWL_DB_LOCKED', 'CRAWL_DB_LOCKED']);
+      expect(runs.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : ''))).toContain('the page graph of "web" in edgelist is being written; wait for it to end, then download it');
+      // Once it has ended, the same export runs again: the file is whole (a header and one line per edge; the id map a line per vertex).
+      const again = await jobs.exportGraph('web', web, { model: 'page', format: 'edgelist' });
+      for (const r of [runs[0]!.status === 'fulfilled' ? runs[0]!.value : null, again]) {
+        const [graph, ids] = r!.files;
+        expect(graph!.bytes).toBeGreaterThan(0);
+        expect(lines(graph!.path)).toBe(r!.edges + 1);
+        expect(lines(ids!.path)).toBe(r!.vertices + 1);
+      }
+      expect(again.edges).toBeGreaterThan(10_000);
+      // No temporary file is left beside them.
+      expect(readdirSync(join(dir, 'exports', 'graph-web')).sort()).toEqual(['page.tsv', 'page.tsv.ids.tsv']);
+    } finally {
+      await jobs.close();
+    }
+  }, 60_000);
 });
