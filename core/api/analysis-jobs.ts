@@ -6,9 +6,9 @@
  * analyses can be cancelled. Run from source without a build (some tests), an analysis runs in
  * the engine's thread instead, with the same events.
  */
-import { CrawlError, ErrorCodes } from '../errors.js';
 import type { AnalysisJob, StepProgress } from './heavy-jobs.js';
 import type { AnalysisProgressEvent } from './contract.js';
+import { JobSlots, JOBS_AT_ONCE } from './job-slots.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
 export interface AnalysisJobsOptions {
@@ -16,12 +16,6 @@ export interface AnalysisJobsOptions {
   workerFile?: string;
   emit: (e: AnalysisProgressEvent) => void;
 }
-
-/**
- * Analyses at once. Each loads a crawl's whole graph (about 400 MiB for 10M links): a page
- * asking for many at once must not take the engine down.
- */
-const MAX_RUNNING = 2;
 
 interface Running {
   crawlId: string;
@@ -31,6 +25,11 @@ interface Running {
 export class AnalysisJobs {
   private readonly running = new Set<Running>();
   private readonly threads: WorkerJobs;
+  /**
+   * Analyses at once (job-slots.ts). Each loads a crawl's whole graph (about 400 MiB for 10M
+   * links): a page asking for many at once must not take the engine down.
+   */
+  private readonly slots = new JobSlots(JOBS_AT_ONCE, (running) => `${running.length} computations of PageRank or evaluations are running; wait for one to end or cancel it`);
 
   constructor(private readonly o: AnalysisJobsOptions) {
     this.threads = new WorkerJobs(o.workerFile);
@@ -38,18 +37,17 @@ export class AnalysisJobs {
 
   /** Runs one analysis of a crawl to its end; CRAWL_CANCELLED when cancelled meanwhile. */
   async run<T>(crawlId: string, job: AnalysisJob): Promise<T> {
-    if (this.running.size >= MAX_RUNNING) {
-      throw new CrawlError(ErrorCodes.DB_LOCKED, `${this.running.size} computations of PageRank or evaluations are running; wait for one to end or cancel it`);
-    }
-    const tell = this.throttled(crawlId, job.what);
-    const started = this.threads.start(job, (p) => tell((p as StepProgress).step, (p as StepProgress).fraction));
-    const entry: Running = { crawlId, job: started };
-    this.running.add(entry);
-    try {
-      return (await started.result) as T;
-    } finally {
-      this.running.delete(entry);
-    }
+    return this.slots.run(`${job.what} of "${crawlId}"`, async () => {
+      const tell = this.throttled(crawlId, job.what);
+      const started = this.threads.start(job, (p) => tell((p as StepProgress).step, (p as StepProgress).fraction));
+      const entry: Running = { crawlId, job: started };
+      this.running.add(entry);
+      try {
+        return (await started.result) as T;
+      } finally {
+        this.running.delete(entry);
+      }
+    });
   }
 
   /** True while an analysis of the crawl runs (its file must not be deleted meanwhile). */

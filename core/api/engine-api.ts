@@ -15,6 +15,7 @@ import { CrawlsEngine, type CrawlsEngineOptions } from './engine-crawls.js';
 import { ExportJobs } from './export-jobs.js';
 import { GraphJobs } from './graph-jobs.js';
 import type { StepProgress } from './heavy-jobs.js';
+import { heavyJobSlots, type JobSlots } from './job-slots.js';
 import { messagesWithoutPaths } from './message-paths.js';
 import { checkRequest } from './request-check.js';
 import { SimulationJobs } from './simulation-jobs.js';
@@ -44,6 +45,8 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   private readonly compares = new Map<string, RunningJob<unknown>>();
   /** Comparisons' worker threads. */
   private readonly threads: WorkerJobs;
+  /** Comparisons, exports, graph exports and partitionings at once (job-slots.ts): one set of slots for all four. */
+  private readonly slots: JobSlots = heavyJobSlots();
   private readonly graphs: GraphJobs;
   private readonly exports: ExportJobs;
   private readonly simulations: SimulationJobs;
@@ -53,8 +56,8 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   constructor(dir: string, opts: EngineApiOptions = {}) {
     super(dir, opts);
     // Graph files go beside the exports, where browser mode offers them for download.
-    this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e), opts.jobWorker);
-    this.exports = new ExportJobs(join(this.dir, 'exports'), { host: opts.host, throttleMs: opts.exportThrottleMs, workerFile: opts.jobWorker });
+    this.graphs = new GraphJobs(join(this.dir, 'exports'), (e) => this.events.emit('partitionProgress', e), opts.jobWorker, this.slots);
+    this.exports = new ExportJobs(join(this.dir, 'exports'), { host: opts.host, throttleMs: opts.exportThrottleMs, workerFile: opts.jobWorker, slots: this.slots });
     this.exports.events.on('exportProgress', (e) => this.events.emit('exportProgress', e));
     this.analyses = new AnalysisJobs({ workerFile: opts.jobWorker, emit: (e) => this.events.emit('analysisProgress', e) });
     this.simulations = new SimulationJobs({
@@ -152,16 +155,18 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     const { jobId = `compare-${Date.now()}`, top, host } = checkRequest(CompareRequestSchema, opts ?? {}, 'a comparison');
     if (this.compares.has(jobId)) throw badField('jobId', `a comparison named "${jobId}" is under way`);
     const [pathA, pathB] = [this.existing(a), this.existing(b)];
-    const thread = this.threads.start({ what: 'compare', pathA, pathB, opts: { top, host } }, (p) => {
-      const { step, fraction } = p as StepProgress;
-      this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent);
+    return this.slots.run(`a comparison of "${a}" and "${b}"`, async () => {
+      const thread = this.threads.start({ what: 'compare', pathA, pathB, opts: { top, host } }, (p) => {
+        const { step, fraction } = p as StepProgress;
+        this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent);
+      });
+      this.compares.set(jobId, thread);
+      try {
+        return await thread.result;
+      } finally {
+        this.compares.delete(jobId);
+      }
     });
-    this.compares.set(jobId, thread);
-    try {
-      return await thread.result;
-    } finally {
-      this.compares.delete(jobId);
-    }
   }
 
   async cancelCompare(jobId: string): Promise<void> {

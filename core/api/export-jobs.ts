@@ -3,7 +3,8 @@
  * engine's thread answers the UI's calls meanwhile, reports progress as
  * events at most five times a second, can be cancelled, and leaves a manifest beside its
  * files so that a later session lists it too. Browser mode writes under WORKSPACE/exports/ID/
- * (served for download by browser-server.ts); Electron writes where its save dialog said.
+ * (served for download by browser-server.ts); Electron writes where its save dialog said. Each
+ * takes one of the engine's slots for heavy jobs (job-slots.ts) from its start to its end.
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { ExportRequestSchema } from '../export/request-schema.js';
 import type { ExportProgressInfo } from '../export/run-export.js';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportJobDto, type ExportRequest, type HostCapabilities } from './contract.js';
 import { workspaceHost } from './host.js';
+import { heavyJobSlots, type JobSlots } from './job-slots.js';
 import { checkRequest } from './request-check.js';
 import { toWireError } from './rpc.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
@@ -35,6 +37,8 @@ export interface ExportJobsOptions {
   throttleMs?: number;
   /** The job worker's compiled file (Electron's bundle passes its own). */
   workerFile?: string;
+  /** The engine's slots for heavy jobs (shared with comparisons and graph jobs); default: slots of its own. */
+  slots?: JobSlots;
 }
 
 interface Job {
@@ -47,6 +51,7 @@ export class ExportJobs {
   private readonly jobs = new Map<string, Job>();
   readonly events = new EventEmitter();
   private readonly threads: WorkerJobs;
+  private readonly slots: JobSlots;
 
   constructor(
     /** WORKSPACE/exports: one folder per export. */
@@ -55,6 +60,7 @@ export class ExportJobs {
   ) {
     this.events.setMaxListeners(100);
     this.threads = new WorkerJobs(opts.workerFile);
+    this.slots = opts.slots ?? heavyJobSlots();
   }
 
   async start(crawlId: string, dbPath: string, raw: ExportRequest): Promise<{ exportId: string }> {
@@ -72,11 +78,14 @@ export class ExportJobs {
     };
     // Checked before the host is asked: no dialog opens for a request that would be refused.
     const checked = checkRequest(ExportRequestSchema, input, 'an export');
+    this.slots.check();
     const target = await (this.opts.host ?? workspaceHost).chooseExportTarget({
       crawlId, format: checked.format, what: checked.what, folder: checked.format === 'warc', suggestedName: name, defaultOut: join(folder, name),
     });
     if (!target) throw new CrawlError(ErrorCodes.CANCELLED, 'no place was chosen for the export');
     const options = parseExportOptions({ ...input, out: target.out, force: target.replace });
+    // Taken once the place is chosen (a dialog left open holds no slot), given back as the export ends.
+    const release = this.slots.take(`an export of "${crawlId}"`);
     const dto: ExportJobDto = {
       exportId, crawlId, format: options.format, what: options.what, state: 'running', done: 0, total: 0,
       unit: options.format === 'warc' ? 'pages' : options.what, bytesWritten: 0, etaSeconds: null,
@@ -84,7 +93,7 @@ export class ExportJobs {
     };
     const job: Job = { dto, thread: null, started: performance.now() };
     this.jobs.set(exportId, job);
-    void this.run(job, dbPath, options, folder);
+    void this.run(job, dbPath, options, folder, release);
     return { exportId };
   }
 
@@ -127,7 +136,7 @@ export class ExportJobs {
     await Promise.all([...this.jobs.values()].filter((j) => j.dto.state === 'running').map((j) => this.cancel(j.dto.exportId)));
   }
 
-  private async run(job: Job, dbPath: string, options: ExportOptions, folder: string): Promise<void> {
+  private async run(job: Job, dbPath: string, options: ExportOptions, folder: string, release: () => void): Promise<void> {
     const dto = job.dto;
     const emit = () => this.events.emit('exportProgress', { ...dto, files: [...dto.files], warnings: [...dto.warnings] });
     try {
@@ -148,6 +157,8 @@ export class ExportJobs {
       const cancelled = (err as CrawlError).code === ErrorCodes.CANCELLED;
       Object.assign(dto, { state: cancelled ? 'cancelled' : 'failed', endedAt: new Date().toISOString(), etaSeconds: null, error: toWireError(err) });
     }
+    // Before the last event: whoever it tells that the export ended may start another at once.
+    release();
     emit();
   }
 

@@ -6,7 +6,8 @@
  * partitioner is killed). Graph files go to WORKSPACE/exports/graph-CRAWL/, the folder the
  * browser server offers for download (/exports/...), written over by a later export of the same
  * model and format; while one is written, another of the same crawl, model and format is
- * refused (the two would write one file).
+ * refused (the two would write one file). Both take one of the engine's slots for heavy jobs
+ * (job-slots.ts), shared with comparisons and exports.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
@@ -15,6 +16,7 @@ import { idMapPath } from '../graph/export-graph.js';
 import type { GraphFormat, GraphModel, PartitionProgress, PartitionReport } from '../graph/report.js';
 import { GraphExportRequestSchema, PartitionRequestSchema } from '../graph/request-schema.js';
 import type { GraphExportDto, GraphExportRequest, PartitionProgressEvent, PartitionRequest } from './contract.js';
+import { heavyJobSlots, type JobSlots } from './job-slots.js';
 import { checkRequest } from './request-check.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 
@@ -33,6 +35,8 @@ export class GraphJobs {
     private readonly exportsDir: string,
     private readonly emit: (e: PartitionProgressEvent) => void,
     workerFile?: string,
+    /** The engine's slots for heavy jobs (shared with comparisons and exports); default: slots of its own. */
+    private readonly slots: JobSlots = heavyJobSlots(),
   ) {
     this.threads = new WorkerJobs(workerFile);
   }
@@ -41,19 +45,21 @@ export class GraphJobs {
     const req = parsePartitionRequest(raw);
     const jobId = req.jobId ?? `partition-${++this.jobs}`;
     if (this.running.has(jobId)) throw badField('jobId', `a partitioning with job id ${jobId} is already running`);
-    const thread = this.threads.start({ what: 'partition', dbPath, models: req.models, parts: req.parts, runs: req.runs }, (p) =>
-      this.emit({ jobId, crawlId, ...(p as PartitionProgress) }),
-    );
-    this.running.set(jobId, thread);
-    try {
-      return await thread.result;
-    } catch (err) {
-      // The same refusal, at the form's field.
-      if (err instanceof CrawlError && err.message.startsWith('--parts:')) throw badField('parts', err.message.slice(9));
-      throw err;
-    } finally {
-      this.running.delete(jobId);
-    }
+    return this.slots.run(`a partitioning of "${crawlId}"`, async () => {
+      const thread = this.threads.start({ what: 'partition', dbPath, models: req.models, parts: req.parts, runs: req.runs }, (p) =>
+        this.emit({ jobId, crawlId, ...(p as PartitionProgress) }),
+      );
+      this.running.set(jobId, thread);
+      try {
+        return await thread.result;
+      } catch (err) {
+        // The same refusal, at the form's field.
+        if (err instanceof CrawlError && err.message.startsWith('--parts:')) throw badField('parts', err.message.slice(9));
+        throw err;
+      } finally {
+        this.running.delete(jobId);
+      }
+    });
   }
 
   async cancel(jobId: string): Promise<void> {
@@ -68,14 +74,16 @@ export class GraphJobs {
     if (this.writing.has(out)) {
       throw new CrawlError(ErrorCodes.DB_LOCKED, `the ${model} graph of "${crawlId}" in ${format} is being written; wait for it to end, then download it`);
     }
-    this.writing.add(out);
-    try {
-      const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
-      const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
-      return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
-    } finally {
-      this.writing.delete(out);
-    }
+    return this.slots.run(`a graph export of "${crawlId}"`, async () => {
+      this.writing.add(out);
+      try {
+        const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
+        const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
+        return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
+      } finally {
+        this.writing.delete(out);
+      }
+    });
   }
 
   /** Cancels every partitioning and graph export under way and waits for their threads. */

@@ -1,13 +1,15 @@
 /**
  * Analyses run in worker threads beside the engine's calls, so the engine guards what a page
  * could otherwise do meanwhile: no more than two at once (each loads a crawl's whole graph),
- * and no deleting a crawl while a thread reads it.
+ * and no deleting a crawl while a thread reads it. Comparisons, exports, graph exports and
+ * partitionings are threads too, and share two slots of their own.
  */
 import Sqlite from '../../core/store/sqlite.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ExportJobDto } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { validateSettings } from '../../core/config/settings.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../core/store/migrations/index.js';
@@ -57,6 +59,42 @@ describe('analyses beside the engine', () => {
       await Promise.all([first, second]);
       // Once they have ended, another may run.
       expect((await api.runEvaluation('e3')).pagesFetched).toBe(50);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('runs at most two comparisons, exports, graph exports and partitionings at once, refuses the next naming what runs, and takes one once one has ended', async () => {
+    for (const id of ['h1', 'h2']) smallCrawl(id);
+    // An export held a while after its one chunk of rows: it is still running when the others are asked for.
+    const api = new EngineApi(dir, { exportThrottleMs: 500 });
+    try {
+      const exportEnded = new Promise<ExportJobDto>((resolve) => {
+        const off = api.onExportProgress((e) => {
+          if (e.state !== 'running') {
+            off();
+            resolve(e);
+          }
+        });
+      });
+      await api.startExport('h1', { format: 'csv', what: 'links' });
+      const comparing = api.compareCrawls('h1', 'h2', { jobId: 'c1' });
+      const busy = {
+        code: 'CRAWL_DB_LOCKED',
+        message: '2 jobs are running (an export of "h1"; a comparison of "h1" and "h2"), as many as the engine runs at once; wait for one to end or cancel it',
+      };
+      await expect(api.compareCrawls('h2', 'h1', { jobId: 'c2' })).rejects.toMatchObject(busy);
+      await expect(api.exportGraph('h2', { model: 'page', format: 'edgelist' })).rejects.toMatchObject(busy);
+      await expect(api.partitionCrawl('h2', { models: ['page'], parts: [2], runs: 1 })).rejects.toMatchObject(busy);
+      await expect(api.startExport('h2', { format: 'csv' })).rejects.toMatchObject(busy);
+      // Analyses have slots of their own.
+      expect((await api.runEvaluation('h2')).pagesFetched).toBe(50);
+      // The comparison ends: the next job is taken; the export ends: so is another.
+      expect((await comparing).pages.both).toBe(50);
+      expect((await api.exportGraph('h2', { model: 'page', format: 'edgelist' })).edges).toBe(50);
+      expect((await exportEnded).state).toBe('finished');
+      const again = await Promise.all([api.compareCrawls('h2', 'h1', { jobId: 'c3' }), api.exportGraph('h1', { model: 'page', format: 'metis' })]);
+      expect(again.map((r) => ('vertices' in r ? r.vertices : r.pages.both))).toEqual([50, 50]);
     } finally {
       await api.close();
     }
