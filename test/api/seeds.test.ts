@@ -111,6 +111,20 @@ describe('parseSeeds: seeds are what they look like', () => {
     expect(p.problems[0]!.problem).toMatch(/\.cl/);
   });
 
+  it('answers a long top-level domain with a bad last character at once (it froze the server: 2^n backtracking)', () => {
+    // 60 letters: the old nested pattern would take longer than the universe has existed.
+    const long = 'a'.repeat(60);
+    const lines = [`www.${long}_`, `www.${long}-`, `.${long}_`, `http://www.${long}-/`, `www.example.${long}\u0301-`];
+    const p = parseSeeds(lines.join('\n'));
+    expect(seedCount(p)).toBe(0);
+    expect(p.problems.map((x) => x.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(p.problems[0]!.problem).toMatch(/top-level domain of letters/);
+    // What it accepted it still accepts: letters, marks, digits and inner hyphens (punycode).
+    const ok = parseSeeds(`www.${long}\nwww.example.xn--p1ai\nпример.рф\n.ñandú.cl`);
+    expect(ok.problems).toEqual([]);
+    expect(ok.hosts).toEqual([`www.${long}`, 'www.example.xn--p1ai', new URL('http://пример.рф').hostname]);
+  });
+
   it('refuses hosts without a dot, bad ports, odd IPs and other schemes', () => {
     const lines = ['http://exa/', 'x.cl:0', 'x.cl:65536', '1.2', '010.1.1.1', 'ftp://x.cl/', 'javascript:alert(1)', 'a..cl', '..cl', '.', 'ex©.cl'];
     const p = parseSeeds(lines.join('\n'));
