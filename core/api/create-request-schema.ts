@@ -27,6 +27,17 @@ const ParamValue = z.union([z.number({ error: 'must be a number' }).refine(Numbe
   error: 'must be a number, a word or true/false',
 });
 
+/**
+ * A policy's parameters. Its history is an earlier crawl of the workspace, named by
+ * historyCrawl (which checks it is one, and not the crawl itself); a path here would have the
+ * server read any file of its machine, on its own thread. `crawlbench crawl --history FILE`
+ * sets the file through the crawl's settings, not through this request.
+ */
+const PolicyParamsSchema = z.record(z.string(), ParamValue).refine((params) => !('history' in params), {
+  path: ['history'],
+  message: 'is not taken as a file: name the history as historyCrawl (an earlier crawl of the workspace)',
+});
+
 /** Why a CA file's text is refused (the engine's X.509 check, create-request.ts, says the same). */
 export const CA_PEM_PROBLEM = 'is not a PEM certificate file (expected -----BEGIN CERTIFICATE----- blocks)';
 
@@ -44,7 +55,7 @@ export const CreateCrawlRequestSchema = z
     seedUploadId: SeedUploadIdSchema.optional(),
     demoWeb: z.union([z.boolean(), DemoSpecSchema], { error: 'must be true or false, or the demo web’s sites, pages, latencyMs, revision and tls' }).optional(),
     policy: z.string().max(100).optional(),
-    policyParams: z.record(z.string(), ParamValue).optional(),
+    policyParams: PolicyParamsSchema.optional(),
     w: limited('w').optional(),
     c: limited('c').optional(),
     r: limited('r').optional(),

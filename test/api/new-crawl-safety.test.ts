@@ -3,7 +3,7 @@
  * (issue: "Safe for real sites, open to every newcomer"). Every crawl here runs against a
  * web on 127.0.0.1; the refused ones name hosts outside, and are refused before any request.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +87,18 @@ describe('New crawl: every number checked, named, bounded', async () => {
       });
     }
     await expect(api.createCrawl(local({ name: 'field', wait: 5 } as unknown as CreateCrawlRequest))).rejects.toMatchObject({ field: 'wait', message: /not a field/ });
+    expect(crawlFiles()).toEqual([]);
+  });
+
+  it('refuses a history file in policyParams (the server would read any path): the history is historyCrawl', async () => {
+    const outside = join(dir, 'outside.tsv');
+    writeFileSync(outside, 'http://127.0.0.1:9/\t1\n');
+    const err = await api.createCrawl(local({ name: 'history-path', policy: 'quality', policyParams: { history: outside } })).then(
+      () => null,
+      (e: { field?: string; message: string; code: string }) => e,
+    );
+    expect(err).toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'policyParams.history' });
+    expect(err!.message).toMatch(/^policyParams\.history: .*historyCrawl/);
     expect(crawlFiles()).toEqual([]);
   });
 

@@ -102,6 +102,7 @@ export interface CreateCrawlRequest {
   /** Start the built-in test web in-process on 127.0.0.1 and crawl it (fills seeds, scope, resolve). */
   demoWeb?: boolean | { sites?: number; pages?: number; latencyMs?: number; revision?: 1 | 2; tls?: number };
   policy?: string;
+  /** The policy's parameters, but not `history`: an earlier crawl is historyCrawl (refused here, CRAWL_BAD_OPTION). */
   policyParams?: Record<string, unknown>;
   w?: number;
   c?: number;
