@@ -68,8 +68,8 @@ function endReasonOf(json: string | undefined): EndReasonDto | null {
 }
 
 /** Parked sites and the pages they left unfetched; the UI asks when the error count changes, not every second. */
-export function parkedSites(reader: CrawlReader, limit = 20): ParkedSiteDto[] {
-  return reader.parkedSites(Math.min(Math.max(0, Math.floor(limit)), 200));
+export function parkedSites(reader: CrawlReader, limit: unknown = 20): ParkedSiteDto[] {
+  return reader.parkedSites(limitOf(limit, 20, 0, 'pages per site'));
 }
 
 export function fileSize(path: string): number {
@@ -80,10 +80,18 @@ export function fileSize(path: string): number {
 export { sitesPage } from './sites-query.js';
 
 export function recentErrors(reader: CrawlReader, limit: unknown = 20): RecentError[] {
-  // A limit that is not a number reached SQLite as one and failed there (found by test/api/api-fuzz.test.ts).
-  const n = limit === undefined || limit === null ? 20 : limit;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw badField('limit', 'must be a number of errors, from 1 to 200');
-  return reader.recentErrors(Math.min(Math.max(1, Math.floor(n)), 200)).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));
+  return reader.recentErrors(limitOf(limit, 20, 1, 'errors')).map((e) => ({ url: e.url, code: e.errorCode, httpStatus: e.httpStatus }));
+}
+
+/**
+ * A list's limit from the API (undefined or null: `fallback`), in min..200. One that is not a
+ * number is refused, naming `limit`: it reached SQLite as one and failed there (recentErrors,
+ * found by test/api/api-fuzz.test.ts), or read as NaN, an empty list (parkedSites).
+ */
+function limitOf(limit: unknown, fallback: number, min: number, what: string): number {
+  const n = limit === undefined || limit === null ? fallback : limit;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw badField('limit', `must be a number of ${what}, from ${min} to 200`);
+  return Math.min(Math.max(min, Math.floor(n)), 200);
 }
 
 /**

@@ -267,4 +267,13 @@ describe('Demo crawls: parked sites listed, history matched across demo crawls',
     await expect(api.createCrawl({ name: 'demo-c', demoWeb: small, historyCrawl: 'demo-a' })).rejects.toMatchObject({ field: 'historyCrawl' });
     expect(existsSync(join(dir, 'ws', 'demo-c.db'))).toBe(false);
   }, 120_000);
+
+  it('refuses a parked-sites limit that is not a number, as recent errors does (it answered no parked site)', async () => {
+    expect((await api.parkedSites('demo-a', 5)).length).toBeGreaterThan(0);
+    for (const limit of ['x', {}, [1], NaN, Infinity] as unknown[]) {
+      for (const list of ['parkedSites', 'recentErrors'] as const) {
+        await expect(api[list]('demo-a', limit as number), `${list} ${String(limit)}`).rejects.toMatchObject({ code: 'CRAWL_BAD_OPTION', field: 'limit', message: /^limit: must be a number/ });
+      }
+    }
+  });
 });
