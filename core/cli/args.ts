@@ -62,6 +62,11 @@ export function rangeFlag<K extends string>(flags: OneString<K>, name: K, ok: (x
   return x;
 }
 
+/** A TCP port to listen on, 0..65535 (0: any free one); an empty value is not 0. */
+export function portFlag<K extends string>(flags: OneString<K>, name: K): number | undefined {
+  return rangeFlag(flags, name, (x) => Number.isInteger(x) && x >= 0 && x <= 65_535, 'a port (0..65535)');
+}
+
 /** A duration with its unit (15s, 50ms), in milliseconds. */
 export function durationFlag<K extends string>(flags: OneString<K>, name: K): number | undefined {
   const v = flags[name];

@@ -9,7 +9,7 @@ import { TestCa } from '../testweb/tls-certs.js';
 import { TestWebServer } from '../testweb/server.js';
 import { seedUrls, type Web } from '../testweb/web.js';
 import { writeQualities } from '../testweb/quality-file.js';
-import { intFlag, numberFlag, type FlagsOf } from './args.js';
+import { intFlag, numberFlag, portFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
 
 const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 until interrupted
@@ -121,6 +121,7 @@ export const testwebCommand = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   async run(flags) {
+    const listenPort = portFlag(flags, 'port') ?? 0;
     const web = webFromFlags(flags);
     if (flags.export) {
       await exportGraphDir(web, flags.export);
@@ -132,7 +133,7 @@ export const testwebCommand = defineCommand({
     const ca = hasTls && caFile ? await TestCa.atFiles(caFile, caFile.replace(/(\.pem)?$/, '-key.pem')) : undefined;
     const server = new TestWebServer(web, {
       ca,
-      port: intFlag(flags, 'port', 0) ?? 0,
+      port: listenPort,
       timeFactor: numberFlag(flags, 'time-factor', 0) ?? 1,
       validators: !!flags.validators,
       logFile: flags.log,

@@ -11,7 +11,8 @@ const dir = tmpDir();
 const cli = (args: string[]) => crawlbench(args);
 
 async function expectBadInput(args: string[], mention: RegExp) {
-  const r = await cli(args);
+  // Bad input ends the command at once: one that starts serving instead (serve, testweb) is killed and fails here.
+  const r = await crawlbench(args, { killAfterMs: 30_000 });
   expect(r.code).toBe(2);
   const lines = r.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -46,6 +47,19 @@ describe('crawlbench CLI: bad input', () => {
     writeFileSync(bad, 'garbage'.repeat(1000));
     await expectBadInput(['crawl', '--db', bad], /corrupt/);
     expect(readFileSync(bad, 'utf8')).toBe('garbage'.repeat(1000));
+  });
+
+  it('refuses a port outside 0..65535 or empty (it read as 0) for serve and testweb, in one line, starting nothing', async () => {
+    const ws = join(dir, 'port-ws');
+    const bad: Array<[string, string]> = [['--port', '70000'], ['--port', ''], ['--port', '80.5'], ['--demo-port', '70000'], ['--demo-port', '']];
+    for (const [flag, value] of bad) {
+      await expectBadInput(['serve', '--dir', ws, flag, value], new RegExp(`${flag}: "${value.replace('.', '\\.')}" is not a port \\(0\\.\\.65535\\)`));
+    }
+    await expectBadInput(['serve', '--dir', ws, '--port=-1'], /--port: "-1" is not a port/);
+    for (const value of ['70000', '', ' ']) {
+      await expectBadInput(['testweb', '--sites', '2', '--pages', '10', '--port', value], new RegExp(`--port: "${value}" is not a port`));
+    }
+    expect(existsSync(ws)).toBe(false);
   });
 
   it('an unknown command exits 2', async () => {

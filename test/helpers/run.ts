@@ -13,9 +13,10 @@ export const BIN = join(__dirname, '../../bin/crawlbench.js');
  * Runs a program to its end without blocking this process (which often serves the test web
  * the program crawls: spawnSync would deadlock).
  */
-export function run(command: string, args: string[], opts: { cwd?: string } = {}): Promise<RunResult> {
+export function run(command: string, args: string[], opts: { cwd?: string; killAfterMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // killAfterMs: a program that should end at once but serves on is killed (code null), not left running.
+    const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], timeout: opts.killAfterMs });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b));
@@ -26,6 +27,6 @@ export function run(command: string, args: string[], opts: { cwd?: string } = {}
 }
 
 /** The built `crawlbench` command (npm test compiles it first). */
-export function crawlbench(args: string[], opts: { cwd?: string } = {}): Promise<RunResult> {
+export function crawlbench(args: string[], opts: { cwd?: string; killAfterMs?: number } = {}): Promise<RunResult> {
   return run(process.execPath, [BIN, ...args], opts);
 }
