@@ -195,6 +195,8 @@ export class Crawler extends EventEmitter {
     const store = CrawlStore.open(path);
     try {
       if (store.state() === 'stopped') {
+        // Not resumed, but left with its read indexes if a kill cut their build short.
+        store.completeReadIndexes();
         throw new CrawlError(ErrorCodes.CRAWL_STOPPED, `${path}: this crawl was stopped for good; start a new crawl (it can serve as the new one's history)`);
       }
       const stored = store.settings();
@@ -233,13 +235,17 @@ export class Crawler extends EventEmitter {
 
   /**
    * Records a crawl that is not running as stopped for good (state, end reason, read
-   * indexes), as stop() does for a running one. A finished crawl stays finished.
+   * indexes), as stop() does for a running one. A finished crawl stays finished. A finished
+   * or stopped crawl whose process was killed while building its read indexes (end) gets them.
    */
   static stopStored(path: string): void {
     const store = CrawlStore.open(path);
     try {
       const state = store.state();
-      if (state === 'finished' || state === 'stopped') return;
+      if (state === 'finished' || state === 'stopped') {
+        store.completeReadIndexes();
+        return;
+      }
       store.begin();
       store.setState('stopped');
       store.event('stop', { message: 'stopped' });
@@ -607,7 +613,9 @@ export class Crawler extends EventEmitter {
     if ((state === 'finished' || state === 'stopped') && !this.diskFull) {
       // Best effort: without them a finished crawl still reads, by scanning. Each CREATE INDEX
       // runs on its own (outside a batch), so a failure (disk full) is rolled back by SQLite
-      // and leaves the crawl as it was.
+      // and leaves the crawl as it was. A kill from here on leaves them incomplete under the
+      // committed state: the next open for writing, stopStored or workbench read of the crawl
+      // builds them (completeReadIndexes).
       // Several seconds per million pages: say so before the crawl seems to hang at its end.
       this.emit('indexing');
       try {

@@ -18,6 +18,7 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlState } from './crawl-state.js';
 import { openDatabase, type Db } from './database.js';
 import { linksOfPage } from './crawl-rows.js';
+import { completeReadIndexes, readIndexesComplete } from './page-search-index.js';
 import { readAllLinks } from './link-ranges.js';
 import { scanRanges } from './range-scan.js';
 import { pageSelect, siteSelect, type PageField, type PageRecord, type SiteField, type SiteRecord } from './record-fields.js';
@@ -169,17 +170,37 @@ export class CrawlReader {
    * open(), after bringing an older crawl file up to this schema first (a read-only opener
    * cannot migrate): opens it for writing once, which takes the writer's lock, so a crawl
    * running in an older crawlbench is refused (CRAWL_DB_LOCKED) rather than changed under it.
+   * A finished or stopped crawl missing read indexes gets them the same way.
    */
   static openMigrated(path: string, opts: ReaderOptions = {}): CrawlReader {
+    let reader: CrawlReader;
     try {
-      return CrawlReader.open(path, opts);
+      reader = CrawlReader.open(path, opts);
     } catch (err) {
       // Only a crawl made by an earlier schema (1 and up): an empty or foreign file is left as it is.
       const older = err instanceof CrawlError ? /schema (\d+) needs migrating/.exec(err.message) : null;
       if (!older || Number(older[1]) < 1) throw err;
       openDatabase(path).release();
-      return CrawlReader.open(path, opts);
+      reader = CrawlReader.open(path, opts);
     }
+    const state = reader.state();
+    if ((state !== 'finished' && state !== 'stopped') || readIndexesComplete(reader.db)) return reader;
+    // A finished or stopped crawl whose process was killed while building its read indexes
+    // (Crawler's end): built here, so that its Pages view has its in-degrees and its lookups
+    // their indexes. Best effort: a crawl locked by its process (still building them) or a
+    // full disk reads on by scanning.
+    reader.close();
+    try {
+      const { db, release } = openDatabase(path);
+      try {
+        completeReadIndexes(db);
+      } finally {
+        release();
+      }
+    } catch {
+      // read on without them
+    }
+    return CrawlReader.open(path, opts);
   }
 
   /** A reader over a connection someone else opened (the writer's: rank, resume); close leaves it open. */

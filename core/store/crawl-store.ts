@@ -5,7 +5,7 @@ import { validateSettings } from '../config/settings.js';
 import { CrawlReader, type CrawlTotals } from './crawl-reader.js';
 import { openDatabase, type Db, type OpenOptions } from './database.js';
 import { READ_INDEXES } from './migrations/003-write-optimised.js';
-import { buildPageSearchIndexes, dropPageSearchIndexes } from './page-search-index.js';
+import { buildReadIndexes, completeReadIndexes, dropPageSearchIndexes } from './page-search-index.js';
 import type { CrawlState, PageStatus } from './crawl-state.js';
 import { LINK_ROWS, ROWS_WRITES, WRITE_SQL, linksOfPage, type FetchRecord, type FrontierRow, type NewLink, type NewPage, type PageLink, type PageState, type RobotsRow, type SiteRow } from './crawl-rows.js';
 import { ContentClaims } from './content-claims.js';
@@ -170,8 +170,14 @@ export class CrawlStore {
    * transaction; call them outside a batch.
    */
   buildReadIndexes(): void {
-    for (const index of READ_INDEXES) this.db.exec(index.sql);
-    buildPageSearchIndexes(this.db);
+    buildReadIndexes(this.db);
+  }
+  /**
+   * A finished or stopped crawl's read indexes, built if its end-of-run build never completed
+   * (a kill after the state's commit, page-search-index.ts completeReadIndexes).
+   */
+  completeReadIndexes(): boolean {
+    return completeReadIndexes(this.db);
   }
   dropReadIndexes(): void {
     dropPageSearchIndexes(this.db);

@@ -11,6 +11,7 @@
  * Which of them a crawl has is what PageSearch (page-search.ts) asks before choosing a plan.
  */
 import type { Db } from './database.js';
+import { READ_INDEXES } from './migrations/003-write-optimised.js';
 
 export const PAGE_SEARCH_INDEXES = [
   { name: 'pages_site', sql: 'CREATE INDEX IF NOT EXISTS pages_site ON pages(site_id)' },
@@ -39,6 +40,37 @@ export function buildPageSearchIndexes(db: Db): void {
       db.exec("INSERT INTO pages_fts(pages_fts) VALUES('optimize')");
     })();
   }
+}
+
+/**
+ * Every read index of a crawl (CrawlStore.buildReadIndexes): those by URL, link target and
+ * site (READ_INDEXES), then the Pages view's. Each step its own transaction (call outside a batch).
+ */
+export function buildReadIndexes(db: Db): void {
+  for (const index of READ_INDEXES) db.exec(index.sql);
+  buildPageSearchIndexes(db);
+}
+
+/**
+ * Whether a crawl has all its read indexes. pages_fts is built last, so its presence says the
+ * build went to its end; the indexes are checked too, for a crawl that lost one otherwise.
+ */
+export function readIndexesComplete(db: Db): boolean {
+  if (hasTable(db, 'page_indegree') && !hasTable(db, 'pages_fts')) return false;
+  const has = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?").pluck();
+  return [...READ_INDEXES, ...PAGE_SEARCH_INDEXES].every((index) => has.get(index.name) === 1);
+}
+
+/**
+ * A finished or stopped crawl whose end-of-run index build did not complete (its process was
+ * killed between the state's commit and the build, or the build failed): builds what is
+ * missing. Returns whether it built anything. Needs the writer's lock (call outside a batch).
+ */
+export function completeReadIndexes(db: Db): boolean {
+  const state = db.prepare("SELECT value FROM meta WHERE key = 'state'").pluck().get();
+  if ((state !== 'finished' && state !== 'stopped') || readIndexesComplete(db)) return false;
+  buildReadIndexes(db);
+  return true;
 }
 
 export function dropPageSearchIndexes(db: Db): void {
