@@ -13,13 +13,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
 
-/** What a crawl's process says: on connect (hello), each stats sample (a parallel crawl's workers too), a change of state, the end. */
+/**
+ * What a crawl's process says: on connect (hello), each stats sample (a parallel crawl's
+ * workers too), a change of state, the end. A crawl's process announces itself 'starting',
+ * before it opens the crawl, and says 'running' once the crawl is open (crawl-runner.ts).
+ */
 export type RunnerMessage =
-  | { t: 'hello'; status: 'running' | 'pausing'; last: StatsEvent | null }
+  | { t: 'hello'; status: RunnerStatus; last: StatsEvent | null }
   | { t: 'stats'; data: StatsEvent }
   | { t: 'parallel'; data: ParallelProgressEvent }
-  | { t: 'state'; status: 'pausing' }
+  | { t: 'state'; status: Exclude<RunnerStatus, 'starting'> }
   | { t: 'ended'; status: CrawlStatus; reason: string };
+
+/** A crawl's process: opening the crawl, crawling, or ending its run (pause or stop asked). */
+export type RunnerStatus = 'starting' | 'running' | 'pausing';
 
 /** What the server asks of it. */
 export type ServerMessage = { t: 'pause' } | { t: 'stop' };
@@ -28,6 +35,12 @@ export interface RunnerFile {
   pid: number;
   socket: string;
   startedAt: string;
+  /**
+   * The runner's status when it wrote the file: 'starting' (crawl-runner.ts, before it opens the
+   * crawl, when its thread may be busy opening it for minutes: its hello comes once it is open),
+   * or 'running' (absent in files of earlier versions).
+   */
+  status?: RunnerStatus;
 }
 
 export const runnerFile = (dbPath: string): string => `${dbPath}.runner`;

@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
-import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage } from './crawl-channel.js';
+import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
 import { RUNNER_FLAG, type RunnerArgs } from './crawl-runner.js';
 
 export interface CrawlEnd {
@@ -58,19 +58,32 @@ function runnerFailure(dbPath: string, exitCode: number | null): CrawlError {
   return new CrawlError(ErrorCodes.INTERNAL, `the crawl's process ended (${exitCode ?? 'killed'}) before it started${lastLine ? `: ${lastLine}` : ''}`);
 }
 
+/**
+ * How long a crawl's process may take to announce itself (its runner file, written before it
+ * opens the crawl and takes its lock): Node's start and the runner's modules. The open itself,
+ * however long, is waited for without a deadline.
+ */
+export const START_DEADLINE_MS = 60_000;
+
+export interface SpawnOptions {
+  /** START_DEADLINE_MS unless given (tests shorten it). */
+  startDeadlineMs?: number;
+}
+
 export class CrawlProcess {
-  status: 'running' | 'pausing';
+  /** 'starting' while its process opens the crawl (until its hello or 'running' comes). */
+  status: RunnerStatus;
   last: StatsEvent | null;
   /** Resolves when the crawl's run ends (or its process dies: then paused, with the reason). */
   readonly ended: Promise<CrawlEnd>;
   private settle!: (e: CrawlEnd) => void;
   private closedByUs = false;
-  private readonly listeners = { stats: new Set<(s: StatsEvent) => void>(), state: new Set<(status: 'pausing') => void>(), parallel: new Set<(e: ParallelProgressEvent) => void>() };
+  private readonly listeners = { stats: new Set<(s: StatsEvent) => void>(), state: new Set<(status: Exclude<RunnerStatus, 'starting'>) => void>(), parallel: new Set<(e: ParallelProgressEvent) => void>() };
 
   private constructor(
     private readonly socket: Socket,
     readonly pid: number,
-    hello: Extract<RunnerMessage, { t: 'hello' }>,
+    hello: Pick<Extract<RunnerMessage, { t: 'hello' }>, 'status' | 'last'>,
   ) {
     this.status = hello.status;
     this.last = hello.last;
@@ -84,7 +97,13 @@ export class CrawlProcess {
   }
 
   /** Starts the crawl's process and connects to it once it runs. */
-  static async spawn(args: RunnerArgs, runnerScript = defaultRunnerFile()): Promise<CrawlProcess> {
+  /**
+   * Starts the crawl's process and connects to it once it has announced itself: a crawl still
+   * opening comes back 'starting' (then 'running' through onState). A process that does not
+   * announce itself within the deadline has not touched the crawl: it is ended (SIGTERM, which
+   * a runner past its announcement takes as a pause) and the start refused.
+   */
+  static async spawn(args: RunnerArgs, runnerScript = defaultRunnerFile(), opts: SpawnOptions = {}): Promise<CrawlProcess> {
     if (!existsSync(runnerScript)) throw new CrawlError(ErrorCodes.INTERNAL, `the crawl runner is not built (${runnerScript}); run npm run build`);
     const log = openSync(runnerLog(args.dbPath), 'w');
     // The young generation capped as bin/crawlbench.js caps it for its crawling commands (~100 MB less RSS on Node 24).
@@ -98,17 +117,21 @@ export class CrawlProcess {
     let exited: number | null | undefined;
     child.once('exit', (code) => (exited = code));
     child.unref();
-    const deadline = Date.now() + 60_000;
+    const deadlineMs = opts.startDeadlineMs ?? START_DEADLINE_MS;
+    const deadline = Date.now() + deadlineMs;
     for (;;) {
       const found = readRunnerFile(args.dbPath);
-      if (found && found.pid === child.pid) {
-        const p = await CrawlProcess.connectTo(found.socket, found.pid);
+      const announced = found !== null && found.pid === child.pid;
+      if (announced) {
+        const p = await CrawlProcess.connectTo(found.socket, found.pid, found.status);
         if (p) return p;
       }
       if (exited !== undefined) throw runnerFailure(args.dbPath, exited);
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new CrawlError(ErrorCodes.INTERNAL, `the crawl's process did not start within a minute (see ${runnerLog(args.dbPath)})`);
+      // Only a process that never announced itself (it takes the crawl's lock after): never one
+      // that may hold the crawl, whose open may take minutes.
+      if (!announced && Date.now() > deadline) {
+        child.kill('SIGTERM');
+        throw new CrawlError(ErrorCodes.INTERNAL, `the crawl's process did not start within ${Math.round(deadlineMs / 1000)} s (see ${runnerLog(args.dbPath)})`);
       }
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -125,15 +148,25 @@ export class CrawlProcess {
       rmSync(runnerFile(dbPath), { force: true });
       return null;
     }
-    return CrawlProcess.connectTo(found.socket, found.pid);
+    return CrawlProcess.connectTo(found.socket, found.pid, found.status);
   }
 
-  private static async connectTo(path: string, pid: number): Promise<CrawlProcess | null> {
+  /**
+   * The handle on a runner listening at `path`. One that announced itself 'starting' may be
+   * opening its crawl, its thread busy for minutes: its hello comes once the crawl is open,
+   * and it is taken as starting until then. Another answers its hello within seconds.
+   */
+  private static async connectTo(path: string, pid: number, announced: RunnerStatus = 'running'): Promise<CrawlProcess | null> {
     const socket = await connectTo(path);
     if (!socket) return null;
     // One reader for the socket's life: the hello first, then every message to the handle.
     let route: (m: RunnerMessage) => void = () => undefined;
     readLines<RunnerMessage>(socket, (m) => route(m));
+    if (announced === 'starting') {
+      const p = new CrawlProcess(socket, pid, { status: 'starting', last: null });
+      route = (m) => p.receive(m);
+      return p;
+    }
     const hello = await new Promise<Extract<RunnerMessage, { t: 'hello' }> | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), 10_000);
       route = (m) => {
@@ -154,18 +187,27 @@ export class CrawlProcess {
   }
 
   private receive(m: RunnerMessage): void {
-    if (m?.t === 'stats') {
+    if (m?.t === 'hello') {
+      // A starting runner's hello, once its crawl is open (or already pausing).
+      this.last = m.last ?? this.last;
+      if (m.status !== 'starting') this.setStatus(m.status);
+    } else if (m?.t === 'stats') {
       this.last = m.data;
       this.listeners.stats.forEach((cb) => cb(m.data));
     } else if (m?.t === 'parallel') {
       this.listeners.parallel.forEach((cb) => cb(m.data));
     } else if (m?.t === 'state') {
-      this.status = m.status;
-      this.listeners.state.forEach((cb) => cb(m.status));
+      this.setStatus(m.status);
     } else if (m?.t === 'ended') {
       this.closedByUs = true;
       this.settle({ status: m.status, reason: m.reason });
     }
+  }
+
+  private setStatus(status: Exclude<RunnerStatus, 'starting'>): void {
+    if (this.status === status) return;
+    this.status = status;
+    this.listeners.state.forEach((cb) => cb(status));
   }
 
   onStats(cb: (s: StatsEvent) => void): void {
@@ -177,7 +219,8 @@ export class CrawlProcess {
     this.listeners.parallel.add(cb);
   }
 
-  onState(cb: (status: 'pausing') => void): void {
+  /** The runner's status changes: 'running' once a starting crawl is open, 'pausing' when its run ends. */
+  onState(cb: (status: Exclude<RunnerStatus, 'starting'>) => void): void {
     this.listeners.state.add(cb);
   }
 

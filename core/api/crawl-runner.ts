@@ -30,23 +30,44 @@ export interface RunnerArgs {
 export const RUNNER_FLAG = '--crawl-runner';
 
 export async function runCrawlProcess(a: RunnerArgs): Promise<void> {
-  const demos = new DemoWebs({ logFile: a.demoLog, port: a.demoPort });
-  await demos.resumeFor(a.id, join(dirname(a.dbPath), `${a.id}.demo.json`));
-  const crawler = Crawler.open(a.dbPath, a.maxPages === undefined ? {} : { maxPages: a.maxPages });
-  // The channel every server connects to; pause and stop from any of them, SIGTERM or SIGINT pause.
-  const channel = await openRunnerChannel(a.dbPath, (how) => (how === 'stop' ? crawler.stop() : crawler.pause()));
-  crawler.on('stats', (s: Omit<StatsEvent, 'crawlId'>) => channel.send({ t: 'stats', data: { ...s, crawlId: a.id } }));
+  // Pause or stop asked while the crawl opens: applied once it is open.
+  let crawler: Crawler | null = null;
+  let asked: 'pause' | 'stop' | null = null;
+  const slowDown = (how: 'pause' | 'stop') => {
+    asked = how === 'stop' || asked === 'stop' ? 'stop' : 'pause';
+    if (crawler) (asked === 'stop' ? crawler.stop() : crawler.pause());
+  };
+  // Announced before the crawl is opened (its frontier loaded, its policy replayed: a minute
+  // and more for millions of fetched pages), so that the server that started this process
+  // sees it 'starting' at once and waits for the open as long as it takes. Nothing holds the
+  // crawl's lock before this: a server that gives up on a process that never got this far
+  // ends it without harm (crawl-process.ts). The channel every server connects to; pause and
+  // stop from any of them, SIGTERM or SIGINT pause.
+  const channel = await openRunnerChannel(a.dbPath, slowDown, 'starting');
   process.once('SIGTERM', () => channel.slowDown('pause'));
   process.once('SIGINT', () => channel.slowDown('pause'));
+  const demos = new DemoWebs({ logFile: a.demoLog, port: a.demoPort });
+  try {
+    await demos.resumeFor(a.id, join(dirname(a.dbPath), `${a.id}.demo.json`));
+    crawler = Crawler.open(a.dbPath, a.maxPages === undefined ? {} : { maxPages: a.maxPages });
+  } catch (err) {
+    await demos.stopAll();
+    await channel.close({ t: 'ended', status: 'paused', reason: `failed: ${(err as Error).message}` });
+    throw err;
+  }
+  const open = crawler;
+  open.on('stats', (s: Omit<StatsEvent, 'crawlId'>) => channel.send({ t: 'stats', data: { ...s, crawlId: a.id } }));
+  if (asked) slowDown(asked);
+  channel.ready();
 
   let end: Extract<RunnerMessage, { t: 'ended' }>;
   try {
-    const summary = await crawler.run();
+    const summary = await open.run();
     end = { t: 'ended', status: summary.state === 'finished' ? 'finished' : summary.state === 'stopped' ? 'stopped' : 'paused', reason: summary.stopReason };
   } catch (err) {
     end = { t: 'ended', status: 'paused', reason: `failed: ${(err as Error).message}` };
   }
-  crawler.close();
+  open.close();
   await demos.stopAll();
   // The crawl file says how it ended; the channel removes the runner file first, so a server
   // that connects from now on finds no running crawl, then tells every server the end.

@@ -35,6 +35,8 @@ export interface CrawlsEngineOptions {
   demoPort?: number;
   /** The crawl runner's compiled file, run as its own process per crawl (Electron's bundle passes its own). */
   crawlRunner?: string;
+  /** How long a crawl's process may take to announce itself (crawl-process.ts START_DEADLINE_MS; tests shorten it). */
+  startDeadlineMs?: number;
   /** A parallel crawl's runner (cli/parallel-runner.ts compiled; default: dist's). */
   parallelRunner?: string;
   /** The Sites and Pages reads' worker (read-pool.ts): its compiled file (Electron's bundle passes its own). */
@@ -65,7 +67,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     this.ws = new Workspace(this.dir);
     this.events.setMaxListeners(100);
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
-    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner });
+    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs });
     this.reads = new ReadPool({ workerFile: opts.readWorker });
     this.ready = this.live.reattach();
   }

@@ -26,7 +26,8 @@ function defaultParallelRunner(): string {
 /** A crawl running in its own process, as this server sees it. */
 interface LiveCrawl {
   proc: CrawlProcess;
-  status: 'running' | 'pausing' | 'stopping';
+  /** 'starting': its process opens the crawl (CrawlProcess), as long as that takes. */
+  status: 'starting' | 'running' | 'pausing' | 'stopping';
   run: Promise<void>;
   last: C.StatsEvent | null;
 }
@@ -39,6 +40,8 @@ export interface LiveCrawlsOptions {
   crawlRunner?: string;
   /** A parallel crawl's runner (cli/parallel-runner.ts compiled; default: dist's). */
   parallelRunner?: string;
+  /** How long a crawl's process may take to announce itself (crawl-process.ts START_DEADLINE_MS; tests shorten it). */
+  startDeadlineMs?: number;
 }
 
 export class LiveCrawls {
@@ -82,21 +85,20 @@ export class LiveCrawls {
   async start(id: string, path: string, maxPages: number | null | undefined): Promise<void> {
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
     // Checked here, before a process is started: a stopped, locked or conflicting crawl and an
-    // unconfirmed short w are refused at once, in the caller's words.
-    const crawler = Crawler.open(path, withoutUndefined({ maxPages }));
-    try {
-      await checkShortW(crawler.settings, CONFIRM_IN_FORM);
-    } finally {
-      crawler.close();
-    }
+    // unconfirmed short w are refused at once, in the caller's words. From the crawl's stored
+    // settings only: opening it (its frontier, its policy's replay) held this server's thread
+    // as long as the crawl's process takes to open it, a minute and more for millions of pages.
+    await checkShortW(Crawler.resumable(path, withoutUndefined({ maxPages })), CONFIRM_IN_FORM);
     // The crawl runs in its own process: no request to this server, nor its crash, can take it down.
     const proc = await CrawlProcess.spawn(
       { dbPath: path, id, ...withoutUndefined({ maxPages, demoLog: this.opts.demoLog }), demoPort: this.opts.demoPort() },
       // A parallel crawl (its NAME.parallel.json) runs in the coordinator's runner, through the same channel.
       isParallel(path) ? (this.opts.parallelRunner ?? defaultParallelRunner()) : this.opts.crawlRunner,
+      withoutUndefined({ startDeadlineMs: this.opts.startDeadlineMs }),
     );
     this.adopt(id, proc);
-    this.state({ crawlId: id, status: 'running' });
+    // 'starting' while its process opens the crawl; 'running' follows (adopt).
+    this.state({ crawlId: id, status: proc.status });
   }
 
   /** Follows a crawl's process: its stats, its state, its end. */
@@ -107,10 +109,11 @@ export class LiveCrawls {
       this.events.emit('stats', s);
     });
     proc.onParallel((e) => this.events.emit('parallelProgress', e));
-    proc.onState(() => {
-      if (entry.status !== 'running') return;
-      entry.status = 'pausing';
-      this.state({ crawlId: id, status: 'pausing' });
+    proc.onState((status) => {
+      // A starting crawl is open: it runs. A run ends: pausing (unless asked here already).
+      if (status === 'running' ? entry.status !== 'starting' : entry.status !== 'running' && entry.status !== 'starting') return;
+      entry.status = status;
+      this.state({ crawlId: id, status });
     });
     this.live.set(id, entry);
     entry.run = proc.ended.then((e) => {
@@ -127,7 +130,7 @@ export class LiveCrawls {
   async pause(id: string): Promise<void> {
     const entry = this.live.get(id);
     if (!entry) return;
-    if (entry.status === 'running') {
+    if (entry.status === 'running' || entry.status === 'starting') {
       entry.status = 'pausing';
       this.state({ crawlId: id, status: 'pausing' });
     }

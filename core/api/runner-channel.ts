@@ -7,27 +7,33 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import type { StatsEvent } from './contract.js';
-import { readLines, runnerFile, sendLine, socketPath, type RunnerMessage, type ServerMessage } from './crawl-channel.js';
+import { readLines, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
 
 export interface RunnerChannel {
   /** To every server connected (a stats sample is also the next hello's). */
   send(m: RunnerMessage): void;
   /** Pause or stop, as a server asks: said once as 'pausing', handed to the runner. */
   slowDown(how: 'pause' | 'stop'): void;
+  /** A channel opened 'starting': the crawl is open, said to all as 'running' (unless pausing already). */
+  ready(): void;
   /** The runner file goes first (a server connecting from now on finds no running crawl), then the end to all. */
   close(end: Extract<RunnerMessage, { t: 'ended' }>): Promise<void>;
 }
 
-export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause' | 'stop') => void): Promise<RunnerChannel> {
+/**
+ * `status`: 'starting' for a runner that announces itself before it opens its crawl (then
+ * ready() once it is open), so that a server waits for the open as long as it takes.
+ */
+export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause' | 'stop') => void, initial: RunnerStatus = 'running'): Promise<RunnerChannel> {
   const clients = new Set<Socket>();
-  let status: 'running' | 'pausing' = 'running';
+  let status: RunnerStatus = initial;
   let last: StatsEvent | null = null;
   const send = (m: RunnerMessage) => {
     if (m.t === 'stats') last = m.data;
     clients.forEach((s) => sendLine(s, m));
   };
   const slowDown = (how: 'pause' | 'stop') => {
-    if (status === 'running') {
+    if (status !== 'pausing') {
       status = 'pausing';
       send({ t: 'state', status: 'pausing' });
     }
@@ -49,11 +55,23 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
     server.listen(path, () => resolve());
   });
   const file = runnerFile(dbPath);
-  writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, socket: path, startedAt: new Date().toISOString() }));
-  renameSync(`${file}.tmp`, file);
+  const startedAt = new Date().toISOString();
+  // Whole or not at all (a server reads it at any moment): written beside, then renamed.
+  const announce = (s: RunnerStatus) => {
+    writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, socket: path, startedAt, status: s } satisfies RunnerFile));
+    renameSync(`${file}.tmp`, file);
+  };
+  announce(initial);
   return {
     send,
     slowDown,
+    ready() {
+      if (status !== 'starting') return;
+      status = 'running';
+      // A server started from now on waits for its hello, as for any running crawl.
+      announce('running');
+      send({ t: 'state', status: 'running' });
+    },
     async close(end) {
       rmSync(file, { force: true });
       send(end);

@@ -194,20 +194,9 @@ export class Crawler extends EventEmitter {
   static open(path: string, overrides: Partial<CrawlSettingsInput> = {}, opts: CrawlerOptions = {}): Crawler {
     const store = CrawlStore.open(path);
     try {
-      if (store.state() === 'stopped') {
-        // Not resumed, but left with its read indexes if a kill cut their build short.
-        store.completeReadIndexes();
-        throw new CrawlError(ErrorCodes.CRAWL_STOPPED, `${path}: this crawl was stopped for good; start a new crawl (it can serve as the new one's history)`);
-      }
-      const stored = store.settings();
-      const conflicts = conflictingSettings(stored, overrides);
-      if (conflicts.length > 0) {
-        throw new CrawlError(
-          ErrorCodes.SETTINGS_CONFLICT,
-          `${path}: the crawl was started with other settings for ${conflicts.join(', ')}; omit those flags to resume it`,
-        );
-      }
-      const settings = validateSettings({ ...stored, ...withoutUndefined(overrides) });
+      // A stopped crawl is not resumed, but left with its read indexes if a kill cut their build short.
+      if (store.state() === 'stopped') store.completeReadIndexes();
+      const settings = Crawler.resumeSettings(store, overrides);
       store.saveSettings(settings);
       const crawler = new Crawler(store, settings, opts);
       crawler.loadFrontier();
@@ -217,6 +206,38 @@ export class Crawler extends EventEmitter {
       store.close();
       throw err;
     }
+  }
+
+  /**
+   * What open() refuses (a stopped crawl, one another process writes, settings that conflict),
+   * checked without loading the crawl (its frontier, its policy's replay: a minute and more for
+   * millions of fetched pages): the settings it would resume with. Takes the lock a moment
+   * (and brings an older file up to this schema, as open() would).
+   */
+  static resumable(path: string, overrides: Partial<CrawlSettingsInput> = {}): CrawlSettings {
+    const store = CrawlStore.open(path);
+    try {
+      return Crawler.resumeSettings(store, overrides);
+    } finally {
+      store.close();
+    }
+  }
+
+  /** The stored settings with the run's overrides; refuses a stopped crawl and overrides that conflict. */
+  private static resumeSettings(store: CrawlStore, overrides: Partial<CrawlSettingsInput>): CrawlSettings {
+    const path = store.path;
+    if (store.state() === 'stopped') {
+      throw new CrawlError(ErrorCodes.CRAWL_STOPPED, `${path}: this crawl was stopped for good; start a new crawl (it can serve as the new one's history)`);
+    }
+    const stored = store.settings();
+    const conflicts = conflictingSettings(stored, overrides);
+    if (conflicts.length > 0) {
+      throw new CrawlError(
+        ErrorCodes.SETTINGS_CONFLICT,
+        `${path}: the crawl was started with other settings for ${conflicts.join(', ')}; omit those flags to resume it`,
+      );
+    }
+    return validateSettings({ ...stored, ...withoutUndefined(overrides) });
   }
 
   private loadFrontier(): void {

@@ -33,7 +33,7 @@ afterAll(async () => {
 function ended(id: string): Promise<CrawlStateEvent> {
   return new Promise((resolve) => {
     const off = api.onCrawlState((e) => {
-      if (e.crawlId === id && e.status !== 'running' && e.status !== 'pausing') {
+      if (e.crawlId === id && !['starting', 'running', 'pausing'].includes(e.status)) {
         off();
         resolve(e);
       }

@@ -22,7 +22,7 @@ async function codeOf(p: Promise<unknown>): Promise<unknown> {
 function expectCrawlInfo(c: CrawlInfo): void {
   expect(c).toMatchObject({
     id: expect.any(String),
-    status: expect.stringMatching(/^(created|running|pausing|paused|stopped|finished|interrupted|unreadable)$/),
+    status: expect.stringMatching(/^(created|starting|running|pausing|paused|stopped|finished|interrupted|unreadable)$/),
     pagesFetched: expect.any(Number),
     pagesKnown: expect.any(Number),
     queued: expect.any(Number),

@@ -8,9 +8,11 @@ import type { Unsubscribe } from './shared.js';
 
 /**
  * 'paused': resumable; 'stopped': ended for good by the user (analyses run on it, no resume);
- * 'interrupted': the process died mid-run (resumable from its file).
+ * 'interrupted': the process died mid-run (resumable from its file); 'starting': its process
+ * runs and opens the crawl (its frontier loaded, its policy replayed: a minute and more for
+ * millions of fetched pages), 'running' once it crawls.
  */
-export type CrawlStatus = 'created' | 'running' | 'pausing' | 'paused' | 'stopped' | 'finished' | 'interrupted' | 'unreadable';
+export type CrawlStatus = 'created' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopped' | 'finished' | 'interrupted' | 'unreadable';
 
 /** Why a crawl's last run ended, as stored with it. */
 export interface EndReasonDto {

@@ -1,0 +1,66 @@
+/**
+ * A crawl whose open takes longer than the workbench's start deadline (the review's defect:
+ * the server SIGKILLed its own crawl's process when a resumed crawl took more than 60 s to
+ * open, its frontier loaded and its policy replayed, which millions of fetched pages take).
+ * Here the deadline is shortened and the open made longer than it by a history file that is
+ * slow to read (a FIFO served late: fixtures/slow-fifo.mjs), through the real engine API,
+ * crawl process and files.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CrawlStateEvent } from '../../core/api/contract.js';
+import { EngineApi } from '../../core/api/engine-api.js';
+import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
+import { fetchedUrls } from '../helpers/crawl-db.js';
+import { tmpDir } from '../helpers/tmp.js';
+import { crawl, serve, testSettings } from '../helpers/web.js';
+
+const SLOW_FIFO = join(__dirname, 'fixtures', 'slow-fifo.mjs');
+/** The start deadline, shortened: time enough for Node to start the crawl's process and for it to announce itself. */
+const DEADLINE_MS = 3000;
+/** The open's least length: the history file comes this long after the crawl's process opens it. */
+const OPEN_MS = DEADLINE_MS + 2000;
+
+describe('a resumed crawl that takes longer to open than the start deadline', async () => {
+  const dir = tmpDir();
+  const web = generateWeb({ seed: 9, sites: 3, pages: 90, latency: { maxMs: 1 } });
+  const { port } = await serve(web);
+  const seeds = seedUrls(web, port);
+
+  it('starts, shows as starting, then running, crawls on to its end, and is not killed', async () => {
+    const ws = join(dir, 'ws');
+    mkdirSync(ws);
+    const history = join(dir, 'history.tsv');
+    const qualities = `${seeds.map((u) => `${u}\t1`).join('\n')}\n`;
+    writeFileSync(history, qualities);
+    const db = join(ws, 'slow.db');
+    const first = await crawl(db, testSettings(seeds, { policy: 'historical-pagerank-zero', policyParams: { history }, maxPages: 10 }));
+    expect(first.stopReason).toBe('max-pages');
+    // From now on its history file takes OPEN_MS to read: the crawl's open takes at least that.
+    rmSync(history);
+    execFileSync('mkfifo', [history]);
+    const slow = spawn(process.execPath, [SLOW_FIFO, history, qualities, String(OPEN_MS)], { stdio: 'ignore' });
+    afterAll(() => void slow.kill());
+
+    const api = new EngineApi(ws, { demoPort: 0, startDeadlineMs: DEADLINE_MS });
+    afterAll(() => api.close());
+    const states: CrawlStateEvent[] = [];
+    const ended = new Promise<CrawlStateEvent>((resolve) =>
+      api.onCrawlState((e) => {
+        states.push(e);
+        if (!['starting', 'running', 'pausing'].includes(e.status)) resolve(e);
+      }),
+    );
+    const started = await api.start('slow', { maxPages: null });
+    // The start answers once the process has announced itself, before the crawl is open.
+    expect(started.status).toBe('starting');
+    const end = await ended;
+    expect(end).toEqual({ crawlId: 'slow', status: 'finished', reason: 'finished' });
+    expect(states.map((e) => e.status)).toEqual(['starting', 'running', 'finished']);
+    expect(fetchedUrls(db).length).toBeGreaterThan(first.pagesFetched);
+    const listed = (await api.listCrawls()).find((c) => c.id === 'slow');
+    expect(listed).toMatchObject({ status: 'finished', endReason: { kind: 'finished' } });
+  });
+});
