@@ -35,6 +35,26 @@ describe('Live and Crawls', () => {
     expect(held.w.find('[data-testid="resume"]').text()).toBe('Resume');
   });
 
+  it('shows a crawl whose process is still opening it as starting, with Pause and Stop, not as ended or resumable', async () => {
+    fake.crawls.set('opening', crawlInfo('opening', { status: 'starting', pagesFetched: 3_000_000, endReason: null }));
+    const { w } = await openAt('/crawls/opening/live');
+    expect(w.find('[data-testid="status"]').text()).toBe('starting');
+    expect(w.find('[data-testid="opening"]').text()).toMatch(/^Opening the crawl: loading its frontier/);
+    expect(w.find('[data-testid="end-reason"]').exists()).toBe(false);
+    expect(w.find('[data-testid="pause"]').exists()).toBe(true);
+    expect(w.find('[data-testid="stop"]').exists()).toBe(true);
+    expect(w.find('[data-testid="resume"]').exists()).toBe(false);
+    // In Crawls: neither Resume nor Delete while its process holds the crawl.
+    const crawls = await openAt('/crawls');
+    expect(crawls.w.find('tr[data-crawl="opening"] [data-action="resume"]').exists()).toBe(false);
+    expect(crawls.w.find('tr[data-crawl="opening"] [data-action="delete"]').exists()).toBe(false);
+    // Open: it runs.
+    fake.emitState({ crawlId: 'opening', status: 'running' });
+    const live = await openAt('/crawls/opening/live');
+    expect(live.w.find('[data-testid="status"]').text()).toBe('running');
+    expect(live.w.find('[data-testid="opening"]').exists()).toBe(false);
+  });
+
   it("shows the scope of a crawl seeded by URLs as its seeds' hosts, not as none", async () => {
     await fake.api.createCrawl({ name: 'seeded', seedText: 'https://www.uchile.cl/\nhttps://www.emol.cl/noticias\nhttps://www.uchile.cl/b' });
     const { w } = await openAt('/crawls/seeded/live');
