@@ -42,3 +42,42 @@ describe('HttpConnection request deadline', () => {
     await conn.close();
   });
 });
+
+describe('HttpConnection bodies read through undici dispatch', () => {
+  const web = handWeb([{ host: 'big.test', pages: [{ path: '/', bodyBytes: 3_000_000 }, { path: '/small' }] }]);
+  const server = new TestWebServer(web);
+  let port = 0;
+  beforeAll(async () => {
+    port = await server.start();
+  });
+  afterAll(() => server.stop());
+  const open = (max = 4 << 20) => new HttpConnection(`http://big.test:${port}`, '127.0.0.1', { ...limits(10_000), maxBodyBytes: max }, 'test', null);
+
+  it('streams a large body to a sink that answers at once: every byte once, in order, and the connection goes on', async () => {
+    // Paused for each piece and resumed at once, undici's parser handed over an empty piece on
+    // each resume: a sink that answered without waiting spun on them forever.
+    const whole = await open().request('/');
+    const conn = open();
+    const pieces: Buffer[] = [];
+    const res = await conn.stream('/', { maxBytes: 4 << 20, head: () => {}, chunk: async (b) => (pieces.push(Buffer.from(b)), true) });
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(0);
+    expect(Buffer.concat(pieces).equals(whole.body)).toBe(true);
+    expect(whole.body.length).toBeGreaterThan(2_000_000);
+    expect(conn.open).toBe(true);
+    expect((await conn.request('/small')).status).toBe(200);
+    await conn.close();
+  });
+
+  it('stops reading when the sink wants no more, and when a body passes its limit; the connection is done either way', async () => {
+    const conn = open();
+    let pieces = 0;
+    const res = await conn.stream('/', { maxBytes: 4 << 20, head: () => {}, chunk: async () => (pieces++, false) });
+    expect([res.status, pieces, conn.open]).toEqual([200, 1, false]);
+    await conn.close();
+    const small = open(100_000);
+    await expect(small.request('/')).rejects.toMatchObject({ code: ErrorCodes.BODY_TOO_LARGE });
+    expect(small.open).toBe(false);
+    await small.close();
+  });
+});
