@@ -37,6 +37,12 @@ export interface ReadError {
   stack?: string;
 }
 
+/**
+ * These reads run on the read worker (read-pool.ts), where a crawl killed while building its
+ * read indexes may have them built (minutes for millions of pages) without holding the server.
+ */
+const REPAIR = { repairIndexes: true } as const;
+
 /** Runs one read on this thread: its result is typed by the read's kind. */
 export function runCrawlRead<R extends CrawlRead>(read: R): CrawlReadResults[R['what']] {
   return readOf(read) as CrawlReadResults[R['what']];
@@ -45,13 +51,13 @@ export function runCrawlRead<R extends CrawlRead>(read: R): CrawlReadResults[R['
 function readOf(read: CrawlRead): CrawlReadResults[CrawlRead['what']] {
   switch (read.what) {
     case 'sites':
-      return withMigratedCrawlReader(read.path, (reader) => sitesPage(reader, (read.query ?? {}) as Parameters<typeof sitesPage>[1]));
+      return withMigratedCrawlReader(read.path, (reader) => sitesPage(reader, (read.query ?? {}) as Parameters<typeof sitesPage>[1]), REPAIR);
     case 'search':
-      return withMigratedCrawlReader(read.path, (reader) => searchPages(reader, read.query));
+      return withMigratedCrawlReader(read.path, (reader) => searchPages(reader, read.query), REPAIR);
     case 'page':
-      return withMigratedCrawlReader(read.path, (reader) => pageDetail(reader, read.url ?? '', read.links));
+      return withMigratedCrawlReader(read.path, (reader) => pageDetail(reader, read.url ?? '', read.links), REPAIR);
     case 'summary':
-      return withMigratedCrawlReader(read.path, storedSummary);
+      return withMigratedCrawlReader(read.path, storedSummary, REPAIR);
   }
 }
 

@@ -43,7 +43,18 @@ export interface ReaderOptions {
   sortRunRows?: number;
   /** Where sorted runs spill; default os.tmpdir(). */
   tmpDir?: string;
+  /**
+   * openMigrated: build the read indexes a finished or stopped crawl is missing (its process
+   * was killed while building them). Minutes for a crawl of millions of pages, so only where a
+   * read may take that long without holding anyone up: the read worker's reads, not the
+   * server's thread.
+   */
+  repairIndexes?: boolean;
 }
+
+/** Crawl files whose read indexes could not be built (a full disk), and when: tried again after REPAIR_RETRY_MS. */
+const repairFailed = new Map<string, number>();
+const REPAIR_RETRY_MS = 10 * 60_000;
 
 export interface CrawlCounts {
   pagesFetched: number;
@@ -183,8 +194,10 @@ export class CrawlReader {
       openDatabase(path).release();
       reader = CrawlReader.open(path, opts);
     }
+    if (opts.repairIndexes !== true) return reader;
     const state = reader.state();
     if ((state !== 'finished' && state !== 'stopped') || readIndexesComplete(reader.db)) return reader;
+    if (Date.now() - (repairFailed.get(path) ?? -Infinity) < REPAIR_RETRY_MS) return reader;
     // A finished or stopped crawl whose process was killed while building its read indexes
     // (Crawler's end): built here, so that its Pages view has its in-degrees and its lookups
     // their indexes. Best effort: a crawl locked by its process (still building them) or a
@@ -197,8 +210,10 @@ export class CrawlReader {
       } finally {
         release();
       }
+      repairFailed.delete(path);
     } catch {
-      // read on without them
+      // Read on without them; a full disk is not tried again at every read.
+      repairFailed.set(path, Date.now());
     }
     return CrawlReader.open(path, opts);
   }
