@@ -46,6 +46,8 @@ export interface LiveCrawlsOptions {
 
 export class LiveCrawls {
   private readonly live = new Map<string, LiveCrawl>();
+  /** Starts under way (checks, then the spawn), settled whatever their outcome. */
+  private readonly starting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ws: Workspace,
@@ -54,8 +56,9 @@ export class LiveCrawls {
     private readonly opts: LiveCrawlsOptions,
   ) {}
 
+  /** Running, or being started (its checks and its process's spawn): neither deleted nor started again. */
   has(id: string): boolean {
-    return this.live.has(id);
+    return this.live.has(id) || this.starting.has(id);
   }
 
   ids(): string[] {
@@ -81,9 +84,25 @@ export class LiveCrawls {
     );
   }
 
-  /** Starts a crawl's process; refuses at once what the process would refuse. */
+  /**
+   * Starts a crawl's process; refuses at once what the process would refuse. A second start of
+   * the same crawl before the first has its process is refused too: its process would fail on
+   * the crawl's lock, but only after truncating the first's log; a pause or a stop meanwhile
+   * waits for the start, then applies.
+   */
   async start(id: string, path: string, maxPages: number | null | undefined): Promise<void> {
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
+    if (this.starting.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already being started`);
+    const started = this.launch(id, path, maxPages);
+    this.starting.set(id, started.catch(() => undefined));
+    try {
+      await started;
+    } finally {
+      this.starting.delete(id);
+    }
+  }
+
+  private async launch(id: string, path: string, maxPages: number | null | undefined): Promise<void> {
     // Checked here, before a process is started: a stopped, locked or conflicting crawl and an
     // unconfirmed short w are refused at once, in the caller's words. From the crawl's stored
     // settings only: opening it (its frontier, its policy's replay) held this server's thread
@@ -128,6 +147,7 @@ export class LiveCrawls {
 
   /** Pauses a running crawl and waits for its process to end (nothing for one not running). */
   async pause(id: string): Promise<void> {
+    await this.starting.get(id);
     const entry = this.live.get(id);
     if (!entry) return;
     if (entry.status === 'running' || entry.status === 'starting') {
@@ -140,6 +160,7 @@ export class LiveCrawls {
 
   /** Ends a crawl for good: a running one through its process, another in its file. */
   async stop(id: string, path: string): Promise<void> {
+    await this.starting.get(id);
     const entry = this.live.get(id);
     if (entry) {
       if (entry.status !== 'stopping') {

@@ -9,7 +9,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CrawlStateEvent } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
@@ -41,26 +41,52 @@ describe('a resumed crawl that takes longer to open than the start deadline', as
     // From now on its history file takes OPEN_MS to read: the crawl's open takes at least that.
     rmSync(history);
     execFileSync('mkfifo', [history]);
+    // Ended with the test (a hook registered inside a test did not run: the server of the file
+    // was left polling its pipe after every run).
     const slow = spawn(process.execPath, [SLOW_FIFO, history, qualities, String(OPEN_MS)], { stdio: 'ignore' });
-    afterAll(() => void slow.kill());
-
     const api = new EngineApi(ws, { demoPort: 0, startDeadlineMs: DEADLINE_MS });
-    afterAll(() => api.close());
-    const states: CrawlStateEvent[] = [];
-    const ended = new Promise<CrawlStateEvent>((resolve) =>
-      api.onCrawlState((e) => {
-        states.push(e);
-        if (!['starting', 'running', 'pausing'].includes(e.status)) resolve(e);
-      }),
-    );
-    const started = await api.start('slow', { maxPages: null });
-    // The start answers once the process has announced itself, before the crawl is open.
-    expect(started.status).toBe('starting');
-    const end = await ended;
-    expect(end).toEqual({ crawlId: 'slow', status: 'finished', reason: 'finished' });
-    expect(states.map((e) => e.status)).toEqual(['starting', 'running', 'finished']);
-    expect(fetchedUrls(db).length).toBeGreaterThan(first.pagesFetched);
-    const listed = (await api.listCrawls()).find((c) => c.id === 'slow');
-    expect(listed).toMatchObject({ status: 'finished', endReason: { kind: 'finished' } });
+    try {
+      const states: CrawlStateEvent[] = [];
+      const ended = new Promise<CrawlStateEvent>((resolve) =>
+        api.onCrawlState((e) => {
+          states.push(e);
+          if (!['starting', 'running', 'pausing'].includes(e.status)) resolve(e);
+        }),
+      );
+      const started = await api.start('slow', { maxPages: null });
+      // The start answers once the process has announced itself, before the crawl is open.
+      expect(started.status).toBe('starting');
+      const end = await ended;
+      expect(end).toEqual({ crawlId: 'slow', status: 'finished', reason: 'finished' });
+      expect(states.map((e) => e.status)).toEqual(['starting', 'running', 'finished']);
+      expect(fetchedUrls(db).length).toBeGreaterThan(first.pagesFetched);
+      const listed = (await api.listCrawls()).find((c) => c.id === 'slow');
+      expect(listed).toMatchObject({ status: 'finished', endReason: { kind: 'finished' } });
+    } finally {
+      slow.kill();
+      await api.close();
+    }
+  });
+
+  it('a second start while one is under way is refused, as is deleting the crawl; a pause asked meanwhile applies once it runs', async () => {
+    // The second start slipped in while the first spawned its process: it failed on the crawl's
+    // lock, but only after truncating the first's log; a pause or a delete then was not seen.
+    const ws = join(dir, 'ws-twice');
+    mkdirSync(ws);
+    const db = join(ws, 'twice.db');
+    expect((await crawl(db, testSettings(seeds, { maxPages: 5, w: 300 }))).stopReason).toBe('max-pages');
+    const api = new EngineApi(ws, { demoPort: 0 });
+    try {
+      const first = api.start('twice', { maxPages: null });
+      await expect(api.start('twice', { maxPages: null })).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/being started/) });
+      await expect(api.deleteCrawl('twice')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED' });
+      const paused = api.pause('twice');
+      await first;
+      expect(await paused).toMatchObject({ status: 'paused' });
+      expect(fetchedUrls(db).length).toBeLessThan(90);
+      expect((await api.listCrawls()).find((c) => c.id === 'twice')).toMatchObject({ status: 'paused' });
+    } finally {
+      await api.close();
+    }
   });
 });
