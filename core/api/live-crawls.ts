@@ -168,8 +168,13 @@ export class LiveCrawls {
         this.state({ crawlId: id, status: 'pausing' });
       }
       entry.proc.stop();
+      const end = await entry.proc.ended;
       await entry.run;
-    } else if (isParallel(path)) {
+      // Ended paused all the same: a pause had already begun the run's end (which a stop then
+      // does not change), or its process died. Stopped now as a stored crawl, as asked.
+      if (end.status !== 'paused') return;
+    }
+    if (isParallel(path)) {
       // A paused parallel crawl: its parts merged as they are, then stopped as any crawl.
       mergeStopped(path);
       this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });

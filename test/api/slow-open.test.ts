@@ -4,7 +4,8 @@
  * open, its frontier loaded and its policy replayed, which millions of fetched pages take).
  * Here the deadline is shortened and the open made longer than it by a history file that is
  * slow to read (a FIFO served late: fixtures/slow-fifo.mjs), through the real engine API,
- * crawl process and files.
+ * crawl process and files. Also: a second start while one is under way, and a stop that finds
+ * the run already ending as paused (a fixture runner ends its runs so).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,17 +14,18 @@ import { describe, expect, it } from 'vitest';
 import type { CrawlStateEvent } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
-import { fetchedUrls } from '../helpers/crawl-db.js';
+import { fetchedUrls, sqlRows } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawl, serve, testSettings } from '../helpers/web.js';
 
 const SLOW_FIFO = join(__dirname, 'fixtures', 'slow-fifo.mjs');
+const PAUSE_WINS = join(__dirname, 'fixtures', 'pause-wins-runner.mjs');
 /** The start deadline, shortened: time enough for Node to start the crawl's process and for it to announce itself. */
 const DEADLINE_MS = 3000;
 /** The open's least length: the history file comes this long after the crawl's process opens it. */
 const OPEN_MS = DEADLINE_MS + 2000;
 
-describe('a resumed crawl that takes longer to open than the start deadline', async () => {
+describe("a crawl's process started and stopped through the engine API", async () => {
   const dir = tmpDir();
   const web = generateWeb({ seed: 9, sites: 3, pages: 90, latency: { maxMs: 1 } });
   const { port } = await serve(web);
@@ -85,6 +87,21 @@ describe('a resumed crawl that takes longer to open than the start deadline', as
       expect(await paused).toMatchObject({ status: 'paused' });
       expect(fetchedUrls(db).length).toBeLessThan(90);
       expect((await api.listCrawls()).find((c) => c.id === 'twice')).toMatchObject({ status: 'paused' });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a stop that finds the run already ending as paused still leaves the crawl stopped', async () => {
+    const ws = join(dir, 'ws-stop');
+    mkdirSync(ws);
+    const db = join(ws, 'late.db');
+    expect((await crawl(db, testSettings(seeds, { maxPages: 5 }))).stopReason).toBe('max-pages');
+    const api = new EngineApi(ws, { demoPort: 0, crawlRunner: PAUSE_WINS });
+    try {
+      await api.start('late', { maxPages: null });
+      expect(await api.stop('late')).toMatchObject({ status: 'stopped' });
+      expect(sqlRows<{ value: string }>(db, "SELECT value FROM meta WHERE key = 'state'")[0]!.value).toBe('stopped');
     } finally {
       await api.close();
     }
