@@ -36,8 +36,6 @@ export interface EngineApiOptions extends CrawlsEngineOptions {
   simulationThrottleMs?: number;
   /** simulate: the worker's compiled file (Electron's bundle has its own). */
   simulationWorker?: string;
-  /** The heavy jobs' worker (PageRank, evaluation, compare, export, graph export, partition): its compiled file (Electron's bundle passes its own). */
-  jobWorker?: string;
 }
 
 export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {

@@ -29,6 +29,8 @@ import { CRAWL_ID, Workspace } from './workspace.js';
 import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reader.js';
 
 export interface CrawlsEngineOptions {
+  /** The heavy jobs' worker (PageRank, evaluation, compare, export, graph export, partition, a paused crawl's stop): its compiled file (Electron's bundle passes its own). */
+  jobWorker?: string;
   /** Append every request the demo webs serve to this NDJSON file (tests watch it). */
   demoLog?: string;
   /** The demo webs' stable port (default DEMO_PORT); 0: a free port each (URLs then differ between crawls). */
@@ -67,7 +69,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     this.ws = new Workspace(this.dir);
     this.events.setMaxListeners(100);
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
-    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs });
+    this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs, jobWorker: opts.jobWorker });
     this.reads = new ReadPool({ workerFile: opts.readWorker });
     this.ready = this.live.reattach();
   }

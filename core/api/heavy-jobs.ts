@@ -2,11 +2,12 @@
  * The engine's heavy work on a crawl file, statically imported (so that every bundle, e.g.
  * Electron's engine host, includes it; a string import would be invisible to tsc, the layer
  * test and esbuild) and typed end to end: PageRank and the evaluation (Results), comparing two
- * crawls, exports, graph exports and partitionings. Each runs in a worker thread of its own
+ * crawls, exports, graph exports and partitionings, and a paused crawl's stop. Each runs in a worker thread of its own
  * (job-worker.ts, started by worker-jobs.ts), never on the thread that answers the workbench's
  * calls; a job is plain data, and its progress goes out as plain data too.
  */
 import { compareCrawls, type CompareOptions } from '../compare/compare.js';
+import { Crawler } from '../engine/crawler.js';
 import type { CompareReport } from '../compare/report.js';
 import type { ExportOptions } from '../export/options.js';
 import { runExport, type ExportProgressInfo, type ExportSummary } from '../export/run-export.js';
@@ -18,6 +19,7 @@ import { evaluateCrawl, type EvaluateOptions } from '../ranking/evaluate.js';
 import { rankCrawl } from '../ranking/rank-crawl.js';
 import { openDatabase } from '../store/database.js';
 import type { EvaluationDto, PageRankResultDto } from './contract.js';
+import { mergeStopped } from './parallel-files.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
 export async function runPageRankOn(dbPath: string, progress?: (step: string, fraction: number) => void): Promise<PageRankResultDto> {
@@ -46,7 +48,8 @@ export type HeavyJob =
   | { what: 'compare'; pathA: string; pathB: string; opts: Pick<CompareOptions, 'top' | 'host'> }
   | { what: 'export'; dbPath: string; options: ExportOptions }
   | { what: 'partition'; dbPath: string; models: GraphModel[]; parts: number[]; runs: number }
-  | { what: 'graph-export'; dbPath: string; request: GraphFileRequest };
+  | { what: 'graph-export'; dbPath: string; request: GraphFileRequest }
+  | { what: 'stop-stored'; dbPath: string; parallel: boolean };
 
 /** What each job reports as it goes. */
 export type StepProgress = { step: string; fraction: number };
@@ -60,6 +63,7 @@ export interface JobResults {
   export: ExportSummary;
   partition: PartitionReport;
   'graph-export': GraphFileResult;
+  'stop-stored': null;
 }
 
 /** An AbortSignal that fires once `cancelled()` says so (checked every 50 ms). */
@@ -103,6 +107,12 @@ export async function runHeavyJob(job: HeavyJob, progress: (p: JobProgress) => v
         g.close();
       }
     }
+    case 'stop-stored':
+      // A paused crawl stopped for good: its read indexes built (minutes for millions of pages),
+      // a parallel one's parts merged first.
+      if (job.parallel) mergeStopped(job.dbPath);
+      else Crawler.stopStored(job.dbPath);
+      return null;
     case 'graph-export': {
       const g = loadLinkGraph(job.dbPath);
       try {

@@ -11,7 +11,8 @@ import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type * as C from './contract.js';
 import { CrawlProcess } from './crawl-process.js';
-import { isParallel, mergeStopped } from './parallel-files.js';
+import { isParallel } from './parallel-files.js';
+import { WorkerJobs } from './worker-jobs.js';
 import { CRAWL_ID, withoutUndefined, type Workspace } from './workspace.js';
 
 /** How the workbench confirms a short w (the words of the engine's refusal; no CLI flags in the UI). */
@@ -42,10 +43,14 @@ export interface LiveCrawlsOptions {
   parallelRunner?: string;
   /** How long a crawl's process may take to announce itself (crawl-process.ts START_DEADLINE_MS; tests shorten it). */
   startDeadlineMs?: number;
+  /** The heavy jobs' worker file, for a paused crawl's stop (worker-jobs.ts; default: dist's). */
+  jobWorker?: string;
 }
 
 export class LiveCrawls {
   private readonly live = new Map<string, LiveCrawl>();
+  /** Where a paused crawl's stop runs (its read indexes built off this thread). */
+  private readonly threads: WorkerJobs;
   /** Starts under way (checks, then the spawn), settled whatever their outcome. */
   private readonly starting = new Map<string, Promise<void>>();
 
@@ -54,7 +59,9 @@ export class LiveCrawls {
     /** Where stats and crawlState events go (the engine API's emitter). */
     private readonly events: EventEmitter,
     private readonly opts: LiveCrawlsOptions,
-  ) {}
+  ) {
+    this.threads = new WorkerJobs(opts.jobWorker);
+  }
 
   /** Running, or being started (its checks and its process's spawn): neither deleted nor started again. */
   has(id: string): boolean {
@@ -174,14 +181,10 @@ export class LiveCrawls {
       // does not change), or its process died. Stopped now as a stored crawl, as asked.
       if (end.status !== 'paused') return;
     }
-    if (isParallel(path)) {
-      // A paused parallel crawl: its parts merged as they are, then stopped as any crawl.
-      mergeStopped(path);
-      this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });
-    } else {
-      Crawler.stopStored(path);
-      this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });
-    }
+    // A paused crawl (a parallel one's parts merged as they are first), on a worker thread: its
+    // read indexes take minutes for millions of pages, which this server's thread must not wait.
+    await this.threads.start({ what: 'stop-stored', dbPath: path, parallel: isParallel(path) }, () => undefined).result;
+    this.state({ crawlId: id, status: 'stopped', reason: 'stopped' });
   }
 
   /** Pauses every running crawl (the server is quitting on purpose). */

@@ -240,10 +240,10 @@ class ResponseReader implements Dispatcher.DispatchHandler {
   }
 
   /**
-   * The body read (empty for a sink's response), and the reader lets go of its pieces and the
-   * head's lines: undici keeps a connection's last requests, their handlers with them, up to
-   * 256 of them, and the pieces held the bytes of every response they came in, and a sink what it kept (30-40 MB more
-   * peak RSS on bench/throughput).
+   * The body read (empty for a sink's response), and the reader lets go of its pieces, the
+   * head's lines and its sink: undici keeps a connection's last requests, their handlers with
+   * them, up to 256 of them, and the pieces held the bytes of every response they came in
+   * (30-40 MB more peak RSS on bench/throughput).
    */
   takeBody(toSink: boolean): Buffer {
     const { chunks } = this;
