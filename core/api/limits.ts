@@ -27,6 +27,13 @@ export const API_LIMITS = {
    * closes with a reason.
    */
   hardMessageBytes: 16 * MiB,
+  /**
+   * What a WebSocket client may leave unread before its events (stats, progress: each one
+   * superseded by the next) are skipped until it catches up: a tab that stops reading during a
+   * week-long crawl would otherwise have every event of it queued in the server's memory.
+   * Answers to its calls are always sent.
+   */
+  eventBacklogBytes: 4 * MiB,
   /** Arguments of one call. */
   callArgs: 8,
   /** Nesting of a call's arguments (arrays and objects inside one another). */

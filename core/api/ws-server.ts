@@ -34,6 +34,8 @@ export interface WsApiOptions {
   allowedHosts: () => string[];
   /** Told of internal errors and socket errors, one line each (default: console.error). */
   log?: (line: string) => void;
+  /** API_LIMITS.eventBacklogBytes unless given (tests lower it). */
+  eventBacklogBytes?: number;
 }
 
 /** Close codes (RFC 6455 7.4.1). */
@@ -54,7 +56,7 @@ export function attachWebSocketApi(server: Server, api: CrawlbenchApi, opts: WsA
       return refuse(socket, '403 Forbidden');
     }
     if (path !== '/api' || !requestAuthorized(req, opts.token)) return refuse(socket, '401 Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, api, log));
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, api, log, opts.eventBacklogBytes ?? API_LIMITS.eventBacklogBytes));
   };
   server.on('upgrade', onUpgrade);
   return {
@@ -75,10 +77,22 @@ function byteLength(raw: RawData): number {
   return (raw as Buffer | ArrayBuffer).byteLength;
 }
 
-function serveSocket(ws: WebSocket, api: CrawlbenchApi, log: (line: string) => void): void {
+function serveSocket(ws: WebSocket, api: CrawlbenchApi, log: (line: string) => void, eventBacklogBytes: number): void {
+  /** Events skipped since the client last read enough (told in the log once per stretch). */
+  let skipped = 0;
   /** `method`: what the message answers, named in the log if JSON cannot hold it. */
   const send = (msg: RpcMessage, method = 'an event') => {
     if (ws.readyState !== ws.OPEN) return;
+    if (msg.kind === 'event') {
+      // A client that does not read: its events wait in this server's memory. Each is
+      // superseded by the next (stats, progress), so they are skipped until it catches up.
+      if (ws.bufferedAmount > eventBacklogBytes) {
+        if (skipped++ === 0) log(`a WebSocket client has ${ws.bufferedAmount} bytes unread: its events are skipped until it reads them`);
+        return;
+      }
+      if (skipped > 0) log(`a WebSocket client caught up: ${skipped} events were skipped`);
+      skipped = 0;
+    }
     let text: string;
     try {
       text = JSON.stringify(msg);

@@ -1,5 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import type { EventEmitter } from 'node:events';
+import { createServer, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import WebSocket from 'ws';
 import { startBrowserServer } from '../../core/api/browser-server.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { connectWebSocket } from '../../core/api/ws-client.js';
+import { attachWebSocketApi } from '../../core/api/ws-server.js';
 import { contractSuite } from './contract-suite.js';
 import { shapeSuite } from './shape-suite.js';
 
@@ -67,5 +70,59 @@ describe('browser-mode guard', () => {
         .end(),
     );
     expect(status).toBe(403);
+  });
+});
+
+describe('a WebSocket client that stops reading', () => {
+  it('has its events skipped past the backlog instead of queued without end, and gets every answer and the events again once it reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-backlog-'));
+    const engine = new EngineApi(join(dir, 'ws'));
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const port = (server.address() as { port: number }).port;
+    const lines: string[] = [];
+    const wsApi = attachWebSocketApi(server, engine, { token: 'tok', allowedOrigins: () => [], allowedHosts: () => [`127.0.0.1:${port}`], log: (l) => lines.push(l), eventBacklogBytes: 256 * 1024 });
+    const client = new WebSocket(`ws://127.0.0.1:${port}/api?token=tok`);
+    await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
+    let events = 0;
+    const answers: unknown[] = [];
+    client.on('message', (d) => {
+      const m = JSON.parse(String(d)) as { kind: string };
+      if (m.kind === 'event') events++;
+      else answers.push(m);
+    });
+    const emit = (data: object) => (engine as unknown as { events: EventEmitter }).events.emit('stats', { crawlId: 'x', ...data });
+    try {
+      // The client stops reading, and 400 events of 64 KB (25 MB) are sent to it.
+      (client as unknown as { _socket: Socket })._socket.pause();
+      for (let i = 0; i < 400; i++) emit({ pad: 'x'.repeat(64 * 1024) });
+      expect(lines.filter((l) => /events are skipped until it reads/.test(l))).toHaveLength(1);
+      (client as unknown as { _socket: Socket })._socket.resume();
+      await expect.poll(() => events, { timeout: 10_000 }).toBeGreaterThan(0);
+      const settle = async () => {
+        let before = -1;
+        while (before !== events) {
+          before = events;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      await settle();
+      const received = events;
+      expect(received).toBeGreaterThan(0);
+      expect(received).toBeLessThan(400);
+      // Caught up: the next event comes, and a call is answered.
+      emit({ small: 1 });
+      await expect.poll(() => events, { timeout: 5000 }).toBe(received + 1);
+      expect(lines.some((l) => /caught up: \d+ events were skipped/.test(l))).toBe(true);
+      client.send(JSON.stringify({ kind: 'call', id: 7, name: 'listCrawls', data: [] }));
+      await expect.poll(() => answers.length, { timeout: 5000 }).toBe(1);
+      expect(answers[0]).toMatchObject({ kind: 'result', id: 7 });
+    } finally {
+      client.close();
+      wsApi.close();
+      await engine.close();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
