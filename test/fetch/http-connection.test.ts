@@ -1,5 +1,7 @@
+import * as net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../core/errors.js';
+import { BandwidthLimiter } from '../../core/fetch/bandwidth.js';
 import { HttpConnection } from '../../core/fetch/http-connection.js';
 import { handWeb, TestWebServer } from '../../core/testweb/index.js';
 
@@ -79,5 +81,42 @@ describe('HttpConnection bodies read through undici dispatch', () => {
     await expect(small.request('/')).rejects.toMatchObject({ code: ErrorCodes.BODY_TOO_LARGE });
     expect(small.open).toBe(false);
     await small.close();
+  });
+});
+
+describe('HttpConnection bodies that end with the connection', () => {
+  // The test web always says a body's length; these servers end the connection after it, as
+  // HTTP/1.0 servers and a keep-alive's last answer do.
+  const body = 'x'.repeat(100_000);
+  const server = net.createServer((sock) => {
+    sock.on('error', () => undefined);
+    sock.once('data', (d) => {
+      const path = d.toString('latin1').split(' ')[1];
+      if (path === '/until-close') sock.end(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n${body}`);
+      else sock.end(`HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
+  });
+  let port = 0;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    port = (server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const open = (limiter: BandwidthLimiter | null = null) => new HttpConnection(`http://close.test:${port}`, '127.0.0.1', limits(10_000), 'test', limiter);
+
+  it('reads them whole to a sink that takes its time and through a bandwidth limit that waits, the crawl process alive', async () => {
+    // Paused for the sink on the body's last piece, undici failed an assertion when the server
+    // closed the connection, in a socket handler nothing can catch: the crawl's process died.
+    for (const path of ['/until-close', '/with-length']) {
+      const conn = open();
+      let got = 0;
+      const res = await conn.stream(path, { maxBytes: 1 << 20, head: () => {}, chunk: async (b) => ((got += b.length), await new Promise((r) => setTimeout(r, 5)), true) });
+      expect([path, res.status, got]).toEqual([path, 200, body.length]);
+      await conn.close();
+      const limited = open(new BandwidthLimiter(400_000));
+      const page = await limited.request(path);
+      expect([path, page.status, page.body.length]).toEqual([path, 200, body.length]);
+      await limited.close();
+    }
   });
 });
