@@ -53,6 +53,8 @@ export class LiveCrawls {
   private readonly threads: WorkerJobs;
   /** Starts under way (checks, then the spawn), settled whatever their outcome. */
   private readonly starting = new Map<string, Promise<void>>();
+  /** Stops under way (a running crawl's process ending, a paused one's read indexes built), settled whatever their outcome. */
+  private readonly stopping = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ws: Workspace,
@@ -63,9 +65,9 @@ export class LiveCrawls {
     this.threads = new WorkerJobs(opts.jobWorker);
   }
 
-  /** Running, or being started (its checks and its process's spawn): neither deleted nor started again. */
+  /** Running, being started (its checks and its process's spawn) or being stopped: neither deleted nor started again. */
   has(id: string): boolean {
-    return this.live.has(id) || this.starting.has(id);
+    return this.live.has(id) || this.starting.has(id) || this.stopping.has(id);
   }
 
   ids(): string[] {
@@ -100,6 +102,7 @@ export class LiveCrawls {
   async start(id: string, path: string, maxPages: number | null | undefined): Promise<void> {
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);
     if (this.starting.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already being started`);
+    if (this.stopping.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is being stopped`);
     const started = this.launch(id, path, maxPages);
     this.starting.set(id, started.catch(() => undefined));
     try {
@@ -167,6 +170,20 @@ export class LiveCrawls {
 
   /** Ends a crawl for good: a running one through its process, another in its file. */
   async stop(id: string, path: string): Promise<void> {
+    // A second Stop waits for the first; meanwhile (its read indexes built on a worker thread,
+    // minutes for millions of pages) the crawl is neither started nor deleted.
+    const earlier = this.stopping.get(id);
+    if (earlier) return earlier;
+    const stopped = this.stopNow(id, path);
+    this.stopping.set(id, stopped.catch(() => undefined));
+    try {
+      await stopped;
+    } finally {
+      this.stopping.delete(id);
+    }
+  }
+
+  private async stopNow(id: string, path: string): Promise<void> {
     await this.starting.get(id);
     const entry = this.live.get(id);
     if (entry) {

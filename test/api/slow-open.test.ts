@@ -106,4 +106,24 @@ describe("a crawl's process started and stopped through the engine API", async (
       await api.close();
     }
   });
+
+  it('while a paused crawl is being stopped (its read indexes built on a worker thread) it is neither started nor deleted, and a second Stop waits for the first', async () => {
+    const ws = join(dir, 'ws-stopping');
+    mkdirSync(ws);
+    const db = join(ws, 'slowstop.db');
+    expect((await crawl(db, testSettings(seeds, { maxPages: 5 }))).stopReason).toBe('max-pages');
+    const api = new EngineApi(ws, { demoPort: 0 });
+    try {
+      const first = api.stop('slowstop');
+      await new Promise((r) => setImmediate(r));
+      await expect(api.start('slowstop')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/being stopped/) });
+      await expect(api.deleteCrawl('slowstop')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED' });
+      const second = api.stop('slowstop');
+      expect(await first).toMatchObject({ status: 'stopped' });
+      expect(await second).toMatchObject({ status: 'stopped' });
+      expect(sqlRows<{ n: number }>(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'pages_fts'")[0]!.n).toBe(1);
+    } finally {
+      await api.close();
+    }
+  });
 });
