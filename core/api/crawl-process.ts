@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
-import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
+import { processAlive as alive, readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
 import { RUNNER_FLAG, type RunnerArgs } from './crawl-runner.js';
 
 export interface CrawlEnd {
@@ -24,15 +24,6 @@ export function defaultRunnerFile(): string {
 }
 
 export const runnerLog = (dbPath: string): string => `${dbPath}.runner.log`;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function connectTo(path: string): Promise<Socket | null> {
   return new Promise((resolve) => {

@@ -7,7 +7,8 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import type { StatsEvent } from './contract.js';
-import { readLines, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
+import { CrawlError, ErrorCodes } from '../errors.js';
+import { processAlive, readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
 
 export interface RunnerChannel {
   /** To every server connected (a stats sample is also the next hello's). */
@@ -48,6 +49,13 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
     });
     sendLine(sock, { t: 'hello', status, last });
   });
+  // Another process's crawl of this file, running: its channel and runner file are left alone
+  // (this process has not the crawl's lock yet; it would fail on it, having cut that crawl off
+  // from every server).
+  const other = readRunnerFile(dbPath);
+  if (other !== null && other.pid !== process.pid && processAlive(other.pid)) {
+    throw new CrawlError(ErrorCodes.DB_LOCKED, `this crawl already runs in process ${other.pid}`);
+  }
   const path = socketPath(dbPath);
   if (process.platform !== 'win32') rmSync(path, { force: true });
   await new Promise<void>((resolve, reject) => {
@@ -73,7 +81,7 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
       send({ t: 'state', status: 'running' });
     },
     async close(end) {
-      rmSync(file, { force: true });
+      if (readRunnerFile(dbPath)?.pid === process.pid) rmSync(file, { force: true });
       send(end);
       await Promise.all([...clients].map((s) => new Promise<void>((resolve) => s.end(() => resolve()))));
       await new Promise<void>((resolve) => server.close(() => resolve()));

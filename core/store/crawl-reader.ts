@@ -211,9 +211,10 @@ export class CrawlReader {
         release();
       }
       repairFailed.delete(path);
-    } catch {
-      // Read on without them; a full disk is not tried again at every read.
-      repairFailed.set(path, Date.now());
+    } catch (err) {
+      // Read on without them; a full disk is not tried again at every read (a crawl locked by
+      // its process, still building them, is: that process may be killed next).
+      if (!(err instanceof CrawlError && err.code === ErrorCodes.DB_LOCKED)) repairFailed.set(path, Date.now());
     }
     return CrawlReader.open(path, opts);
   }

@@ -8,7 +8,7 @@
  * the run already ending as paused (a fixture runner ends its runs so).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CrawlStateEvent } from '../../core/api/contract.js';
@@ -124,6 +124,26 @@ describe("a crawl's process started and stopped through the engine API", async (
       expect(sqlRows<{ n: number }>(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'pages_fts'")[0]!.n).toBe(1);
     } finally {
       await api.close();
+    }
+  });
+
+  it("a crawl's process does not take over the channel of another process running the crawl", async () => {
+    // Announced before it holds the crawl's lock, a second process replaced the first's socket
+    // and runner file, then failed on the lock: the first crawl ran on, out of every server's reach.
+    const ws = join(dir, 'ws-other');
+    mkdirSync(ws);
+    const db = join(ws, 'other.db');
+    expect((await crawl(db, testSettings(seeds, { maxPages: 5 }))).stopReason).toBe('max-pages');
+    const theirs = JSON.stringify({ pid: process.pid, socket: join(ws, 'nowhere.sock'), startedAt: new Date().toISOString(), status: 'running' });
+    writeFileSync(`${db}.runner`, theirs);
+    const api = new EngineApi(ws, { demoPort: 0 });
+    try {
+      await expect(api.start('other')).rejects.toMatchObject({ message: expect.stringMatching(/already runs in process/) });
+      expect(readFileSync(`${db}.runner`, 'utf8')).toBe(theirs);
+      expect(fetchedUrls(db)).toHaveLength(5);
+    } finally {
+      await api.close();
+      rmSync(`${db}.runner`, { force: true });
     }
   });
 });
