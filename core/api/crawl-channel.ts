@@ -62,16 +62,6 @@ export function readRunnerFile(dbPath: string): RunnerFile | null {
   }
 }
 
-/** Whether a process with this pid runs (one of another user's counts). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Sends one message as a JSON line. */
 export function sendLine(socket: Socket, msg: RunnerMessage | ServerMessage): void {
   if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(msg)}\n`);

@@ -9,7 +9,8 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
-import { processAlive as alive, readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
+import { processAlive as alive } from '../process-alive.js';
+import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
 import { RUNNER_FLAG, type RunnerArgs } from './crawl-runner.js';
 
 export interface CrawlEnd {

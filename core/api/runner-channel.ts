@@ -8,7 +8,8 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import type { StatsEvent } from './contract.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
-import { processAlive, readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
+import { processAlive } from '../process-alive.js';
+import { readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
 
 export interface RunnerChannel {
   /** To every server connected (a stats sample is also the next hello's). */

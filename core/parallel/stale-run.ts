@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { processAlive } from '../process-alive.js';
 import { tempName } from '../temp-name.js';
 import { PAUSE_GRACE_MS } from './worker-lifeline.js';
 
@@ -51,14 +52,7 @@ export function readRunFile(dir: string): RunFile | null {
   }
 }
 
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { processAlive };
 
 /**
  * A live process's command line, its arguments joined by spaces: /proc on Linux, ps elsewhere;

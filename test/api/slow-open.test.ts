@@ -9,10 +9,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CrawlStateEvent } from '../../core/api/contract.js';
-import { EngineApi } from '../../core/api/engine-api.js';
+import { EngineApi, type EngineApiOptions } from '../../core/api/engine-api.js';
+import type { CrawlSettingsInput } from '../../core/config/settings.js';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
 import { fetchedUrls, sqlRows } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -30,6 +31,23 @@ describe("a crawl's process started and stopped through the engine API", async (
   const web = generateWeb({ seed: 9, sites: 3, pages: 90, latency: { maxMs: 1 } });
   const { port } = await serve(web);
   const seeds = seedUrls(web, port);
+
+  /**
+   * A crawl NAME in a workspace of its own, paused after 5 pages, and an engine API over it
+   * (closed after `use`).
+   */
+  async function withPausedCrawl(name: string, extra: Partial<CrawlSettingsInput>, opts: EngineApiOptions, use: (api: EngineApi, db: string) => Promise<void>): Promise<void> {
+    const ws = join(dir, `ws-${name}`);
+    mkdirSync(ws);
+    const db = join(ws, `${name}.db`);
+    expect((await crawl(db, testSettings(seeds, { maxPages: 5, ...extra }))).stopReason).toBe('max-pages');
+    const api = new EngineApi(ws, { demoPort: 0, ...opts });
+    try {
+      await use(api, db);
+    } finally {
+      await api.close();
+    }
+  }
 
   it('starts, shows as starting, then running, crawls on to its end, and is not killed', async () => {
     const ws = join(dir, 'ws');
@@ -71,14 +89,9 @@ describe("a crawl's process started and stopped through the engine API", async (
   });
 
   it('a second start while one is under way is refused, as is deleting the crawl; a pause asked meanwhile applies once it runs', async () => {
-    // The second start slipped in while the first spawned its process: it failed on the crawl's
-    // lock, but only after truncating the first's log; a pause or a delete then was not seen.
-    const ws = join(dir, 'ws-twice');
-    mkdirSync(ws);
-    const db = join(ws, 'twice.db');
-    expect((await crawl(db, testSettings(seeds, { maxPages: 5, w: 300 }))).stopReason).toBe('max-pages');
-    const api = new EngineApi(ws, { demoPort: 0 });
-    try {
+    // The second start slipped in while the first spawned its process, and was even answered as
+    // started; a pause or a delete in that window was not seen.
+    await withPausedCrawl('twice', { w: 300 }, {}, async (api, db) => {
       const first = api.start('twice', { maxPages: null });
       await expect(api.start('twice', { maxPages: null })).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/being started/) });
       await expect(api.deleteCrawl('twice')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED' });
@@ -87,33 +100,19 @@ describe("a crawl's process started and stopped through the engine API", async (
       expect(await paused).toMatchObject({ status: 'paused' });
       expect(fetchedUrls(db).length).toBeLessThan(90);
       expect((await api.listCrawls()).find((c) => c.id === 'twice')).toMatchObject({ status: 'paused' });
-    } finally {
-      await api.close();
-    }
+    });
   });
 
   it('a stop that finds the run already ending as paused still leaves the crawl stopped', async () => {
-    const ws = join(dir, 'ws-stop');
-    mkdirSync(ws);
-    const db = join(ws, 'late.db');
-    expect((await crawl(db, testSettings(seeds, { maxPages: 5 }))).stopReason).toBe('max-pages');
-    const api = new EngineApi(ws, { demoPort: 0, crawlRunner: PAUSE_WINS });
-    try {
+    await withPausedCrawl('late', {}, { crawlRunner: PAUSE_WINS }, async (api, db) => {
       await api.start('late', { maxPages: null });
       expect(await api.stop('late')).toMatchObject({ status: 'stopped' });
       expect(sqlRows<{ value: string }>(db, "SELECT value FROM meta WHERE key = 'state'")[0]!.value).toBe('stopped');
-    } finally {
-      await api.close();
-    }
+    });
   });
 
   it('while a paused crawl is being stopped (its read indexes built on a worker thread) it is neither started nor deleted, and a second Stop waits for the first', async () => {
-    const ws = join(dir, 'ws-stopping');
-    mkdirSync(ws);
-    const db = join(ws, 'slowstop.db');
-    expect((await crawl(db, testSettings(seeds, { maxPages: 5 }))).stopReason).toBe('max-pages');
-    const api = new EngineApi(ws, { demoPort: 0 });
-    try {
+    await withPausedCrawl('slowstop', {}, {}, async (api, db) => {
       const first = api.stop('slowstop');
       await new Promise((r) => setImmediate(r));
       await expect(api.start('slowstop')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/being stopped/) });
@@ -122,28 +121,22 @@ describe("a crawl's process started and stopped through the engine API", async (
       expect(await first).toMatchObject({ status: 'stopped' });
       expect(await second).toMatchObject({ status: 'stopped' });
       expect(sqlRows<{ n: number }>(db, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'pages_fts'")[0]!.n).toBe(1);
-    } finally {
-      await api.close();
-    }
+    });
   });
 
   it("a crawl's process does not take over the channel of another process running the crawl", async () => {
     // Announced before it holds the crawl's lock, a second process replaced the first's socket
     // and runner file, then failed on the lock: the first crawl ran on, out of every server's reach.
-    const ws = join(dir, 'ws-other');
-    mkdirSync(ws);
-    const db = join(ws, 'other.db');
-    expect((await crawl(db, testSettings(seeds, { maxPages: 5 }))).stopReason).toBe('max-pages');
-    const theirs = JSON.stringify({ pid: process.pid, socket: join(ws, 'nowhere.sock'), startedAt: new Date().toISOString(), status: 'running' });
-    writeFileSync(`${db}.runner`, theirs);
-    const api = new EngineApi(ws, { demoPort: 0 });
-    try {
-      await expect(api.start('other')).rejects.toMatchObject({ message: expect.stringMatching(/already runs in process/) });
-      expect(readFileSync(`${db}.runner`, 'utf8')).toBe(theirs);
-      expect(fetchedUrls(db)).toHaveLength(5);
-    } finally {
-      await api.close();
-      rmSync(`${db}.runner`, { force: true });
-    }
+    await withPausedCrawl('other', {}, {}, async (api, db) => {
+      const theirs = JSON.stringify({ pid: process.pid, socket: join(dirname(db), 'nowhere.sock'), startedAt: new Date().toISOString(), status: 'running' });
+      writeFileSync(`${db}.runner`, theirs);
+      try {
+        await expect(api.start('other')).rejects.toMatchObject({ message: expect.stringMatching(/already runs in process/) });
+        expect(readFileSync(`${db}.runner`, 'utf8')).toBe(theirs);
+        expect(fetchedUrls(db)).toHaveLength(5);
+      } finally {
+        rmSync(`${db}.runner`, { force: true });
+      }
+    });
   });
 });
