@@ -95,9 +95,9 @@ export class LiveCrawls {
 
   /**
    * Starts a crawl's process; refuses at once what the process would refuse. A second start of
-   * the same crawl before the first has its process is refused too: its process would fail on
-   * the crawl's lock, but only after truncating the first's log; a pause or a stop meanwhile
-   * waits for the start, then applies.
+   * the same crawl before the first has its process is refused too (it slipped in and was
+   * answered as started), as is one while the crawl is being stopped; a pause or a stop asked
+   * meanwhile waits for the start, then applies.
    */
   async start(id: string, path: string, maxPages: number | null | undefined): Promise<void> {
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is already running`);

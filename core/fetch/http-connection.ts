@@ -140,15 +140,15 @@ export class HttpConnection implements Connection {
   }
 
   private async fetch(path: string, headers: Record<string, string>, startedAt: number, sink?: BodySink, overlapped = false): Promise<FetchResponse> {
-    const max = sink ? sink.maxBytes : this.limits.maxBodyBytes;
-    const res = new ResponseReader(`${this.origin}${path}`, max, sink, this.limiter);
+    const url = this.origin + path;
+    const res = new ResponseReader(url, sink ? sink.maxBytes : this.limits.maxBodyBytes, sink, this.limiter);
     try {
       // blocking: false lets undici send the next request before this one's headers (pipelining).
       this.client.dispatch({ path, method: 'GET', headers, ...(this.depth > 1 ? { blocking: false } : {}) }, res);
       await res.done;
     } catch (err) {
       this.closedByPeer = true;
-      throw mapError(err, this.origin + path);
+      throw mapError(err, url);
     }
     // Nothing more wanted by the sink: the rest was never read, so the connection cannot be used again.
     if (res.stoppedEarly) this.closedByPeer = true;
@@ -160,7 +160,7 @@ export class HttpConnection implements Connection {
       raw = { statusText: res.statusText, headers: rawHeaderStrings(res.rawHeaders) };
       parsed = headerObject(raw.headers);
     }
-    const body = res.takeBody(sink !== undefined);
+    const body = res.takeBody();
     const endedAt = performance.timeOrigin + performance.now();
     if (this.said.answer(parsed, overlapped)) this.closedByPeer = true;
     // The transfer on the wire: from the request (after the connection was made, for the first)
@@ -209,7 +209,8 @@ const STOPPED = new Error('the body was not wanted further');
  * response through client.request() went through a Readable stream and an async iterator,
  * with promises and ticks per chunk: about 6% of the crawl thread's time on bench/throughput
  * and a fifth of what it allocates. Back-pressure (a sink's chunk, the bandwidth limiter) pauses
- * the parser until the step is done; `done` settles once, with the body read or an error.
+ * the parser until the step is done, except on what may be the body's last piece (see
+ * onResponseData); `done` settles once, with the body read or an error.
  */
 class ResponseReader implements Dispatcher.DispatchHandler {
   status = 0;
@@ -252,9 +253,9 @@ class ResponseReader implements Dispatcher.DispatchHandler {
    * the bytes of every response (ArrayBuffers peaked at 56-61 MB against 16-18 on
    * bench/throughput, 16-17 once the pieces are let go here).
    */
-  takeBody(toSink: boolean): Buffer {
+  takeBody(): Buffer {
     const { chunks } = this;
-    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, toSink ? 0 : this.size);
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.sink !== undefined ? 0 : this.size);
     chunks.length = 0;
     this.rawHeaders = [];
     this.sink = undefined;
