@@ -43,6 +43,8 @@ export const ErrorCodes = {
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
+  /** A crawl file of an earlier crawlbench's schema, being brought up to this one's on a worker thread: read it once that is done. */
+  DB_UPGRADING: 'CRAWL_DB_UPGRADING',
   DB_TOO_NEW: 'CRAWL_DB_TOO_NEW',
   DB_NOT_A_CRAWL: 'CRAWL_DB_NOT_A_CRAWL',
   DB_MISSING: 'CRAWL_DB_MISSING',
@@ -124,6 +126,7 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.EXPORT_NO_CONTENT,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,
+  ErrorCodes.DB_UPGRADING,
   ErrorCodes.DB_TOO_NEW,
   ErrorCodes.DB_NOT_A_CRAWL,
   ErrorCodes.DB_MISSING,

@@ -22,8 +22,6 @@ import { SimulationJobs } from './simulation-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
 import { withoutUndefined } from './workspace.js';
-// A crawl file of an older schema is brought up to date when the workbench first reads it.
-import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reader.js';
 
 export interface EngineApiOptions extends CrawlsEngineOptions {
   /** What the engine asks of its host (where an export goes); default: browser mode's answers (host.ts). */
@@ -92,7 +90,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
 
   /** The stored PageRank runs, read as they are (a running crawl's as of now); null when none. */
   async pageRankResult(id: string): Promise<C.StoredPageRankDto | null> {
-    return withCrawlReader(this.existing(id), storedPageRank);
+    return this.stored(id, storedPageRank);
   }
 
   /** Checked by the evaluation's schema (ranking/request-schema.ts, as `crawlbench eval`'s flags and the Results form) before it runs. */
@@ -215,6 +213,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     await this.graphs.close();
     await this.threads.close();
     await this.reads.close();
+    await this.upgrades.close();
     await this.analyses.close();
     await this.simulations.close();
     await this.exports.close();

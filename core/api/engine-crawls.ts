@@ -25,8 +25,10 @@ import { ReadPool } from './read-pool.js';
 import { SeedUploads } from './seed-uploads.js';
 import { parseSeeds } from './seeds.js';
 import { CRAWL_ID, Workspace } from './workspace.js';
-// A crawl file of an older schema is brought up to date when the workbench first reads it.
-import { withMigratedCrawlReader as withCrawlReader } from '../store/crawl-reader.js';
+import { withMigratedCrawlReader, type CrawlReader } from '../store/crawl-reader.js';
+import { schemaBehind, upgradingError } from '../store/database.js';
+import { CrawlUpgrades } from './crawl-upgrades.js';
+import { WorkerJobs } from './worker-jobs.js';
 
 export interface CrawlsEngineOptions {
   /** The heavy jobs' worker (PageRank, evaluation, compare, export, graph export, partition, a paused crawl's stop): its compiled file (Electron's bundle passes its own). */
@@ -57,6 +59,8 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   private readonly uploads = new SeedUploads();
   /** listSites, searchPages and getPage, answered in worker threads (closed by EngineApi.close). */
   protected readonly reads: ReadPool;
+  /** Crawl files of an earlier schema, brought up to date on a worker thread when first read (crawl-upgrades.ts). */
+  protected readonly upgrades: CrawlUpgrades;
   /**
    * Resolves once the crawls still running from an earlier server (one that crashed) are
    * attached again: they run in their own processes, which outlive any server.
@@ -71,6 +75,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs, jobWorker: opts.jobWorker });
     this.reads = new ReadPool({ workerFile: opts.readWorker });
+    this.upgrades = new CrawlUpgrades(new WorkerJobs(opts.jobWorker), (path) => this.upgraded(path));
     this.ready = this.live.reattach();
   }
 
@@ -85,6 +90,32 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
 
   protected existing(id: string): string {
     return this.ws.existing(id);
+  }
+
+  /**
+   * A read of crawl file `path`; one of an earlier schema is refused with CRAWL_DB_UPGRADING
+   * while a worker thread brings the file up to date (started by the refusal: crawl-upgrades.ts).
+   */
+  protected async readOf<T>(path: string, read: () => T | Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof CrawlError && err.code === ErrorCodes.DB_UPGRADING) throw this.upgrades.refused(path, err);
+      throw err;
+    }
+  }
+
+  /** A read of crawl `id`'s file on this thread (short ones: its settings, errors, timeline), as readOf. */
+  protected stored<T>(id: string, fn: (reader: CrawlReader) => T): Promise<T> {
+    const path = this.existing(id);
+    return this.readOf(path, () => withMigratedCrawlReader(path, fn, { upgrade: false }));
+  }
+
+  /** A crawl file is of this schema now (or its upgrade failed): the workbench lists it again. */
+  private upgraded(path: string): void {
+    const id = this.ws.idOf(path);
+    if (id === null) return;
+    void this.info(id).then((info) => this.events.emit('crawlState', { crawlId: id, status: info.status, ...(info.problem ? { reason: info.problem } : {}) }));
   }
 
   /** What reads crawl `id` in a worker, in words (its file must not be deleted meanwhile); null: nothing. */
@@ -130,11 +161,12 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   /** A crawl as the Crawls view lists it: its stored summary, read in a read worker, and its live state. */
   protected async info(id: string): Promise<C.CrawlInfo> {
     const path = this.path(id);
-    const summary = await this.reads.run({ what: 'summary', path }).catch((err: Error) => err);
+    const summary = await this.readOf(path, () => this.reads.run({ what: 'summary', path })).catch((err: Error) => err);
     const live = this.live.get(id);
     const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
     if (summary instanceof Error) {
-      return { ...base, status: 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: summary.message };
+      const upgrading = summary instanceof CrawlError && summary.code === ErrorCodes.DB_UPGRADING;
+      return { ...base, status: upgrading ? 'upgrading' : 'unreadable', policy: null, pagesFetched: 0, pagesKnown: 0, queued: 0, sites: 0, createdAt: null, endReason: null, historyMatched: null, problem: summary.message };
     }
     const s = summary;
     const interrupted = !live && s.state === 'running';
@@ -179,7 +211,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     const path = this.existing(id);
     const saved = readDemoSidecar(join(this.dir, `${id}.demo.json`));
     const demo = saved ? { ...saved.spec, webPages: demoWebPages(saved) } : null;
-    return withCrawlReader(path, (reader) => crawlSettingsDto(reader, id, demo, (p) => this.ws.idOf(p)));
+    return this.stored(id, (reader) => crawlSettingsDto(reader, id, demo, (p) => this.ws.idOf(p)));
   }
 
   async start(id: string, overrides: { maxPages?: number | null } = {}): Promise<C.CrawlInfo> {
@@ -187,6 +219,10 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     // Its schema, as crawlbench crawl --max-pages on a crawl that exists: an unknown field or a limit out of range is refused by name.
     const run = parseResumeRequest(overrides);
     await this.ready;
+    // A crawl of an earlier schema: brought up to date on a worker thread first, not by the
+    // check below on this thread nor by its process while the workbench shows it starting.
+    const behind = schemaBehind(path);
+    if (behind !== null) throw this.upgrades.refused(path, upgradingError(path, behind));
     await this.live.start(id, path, run.maxPages);
     return this.info(id);
   }
@@ -214,6 +250,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before deleting it`);
     const reader = this.readerOf(id);
     if (reader) throw new CrawlError(ErrorCodes.DB_LOCKED, `${reader}; wait for it to end or cancel it before deleting the crawl`);
+    if (this.upgrades.has(path)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is being brought up to this version's schema; delete it once that is done`);
     await this.demos.stop(id);
     await this.reads.settled(path); // a Sites or Pages read under way closes the file as it answers
     for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`), parallelSidecar(path), parallelDir(path)]) {
@@ -228,29 +265,32 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   }
 
   async listSites(id: string, query: C.SitesQuery = {}): Promise<C.SitesPage> {
-    return this.reads.run({ what: 'sites', path: this.existing(id), query });
+    const path = this.existing(id);
+    return this.readOf(path, () => this.reads.run({ what: 'sites', path, query }));
   }
 
   async getPage(id: string, url: string, links?: number | C.PageLinksQuery): Promise<C.PageDetail | null> {
-    return this.reads.run({ what: 'page', path: this.existing(id), url, links });
+    const path = this.existing(id);
+    return this.readOf(path, () => this.reads.run({ what: 'page', path, url, links }));
   }
 
   async searchPages(id: string, query: C.PageSearchQuery = {}): Promise<C.PageSearchDto> {
-    return this.reads.run({ what: 'search', path: this.existing(id), query });
+    const path = this.existing(id);
+    return this.readOf(path, () => this.reads.run({ what: 'search', path, query }));
   }
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
-    return withCrawlReader(this.existing(id), (reader) => recentErrors(reader, limit));
+    return this.stored(id, (reader) => recentErrors(reader, limit));
   }
 
   async timeline(id: string, maxPoints = 2000): Promise<C.Timeline> {
     const n = Math.min(Math.max(2, Math.floor(Number(maxPoints) || 2000)), 20_000);
-    const points = withCrawlReader(this.existing(id), (reader) => reader.timeline(n));
+    const points = await this.stored(id, (reader) => reader.timeline(n));
     return { stored: points !== null, points: points ?? [] };
   }
 
   async parkedSites(id: string, limit = 20): Promise<C.ParkedSiteDto[]> {
-    return withCrawlReader(this.existing(id), (reader) => parkedSites(reader, limit));
+    return this.stored(id, (reader) => parkedSites(reader, limit));
   }
 
   onStats(cb: (s: C.StatsEvent) => void): C.Unsubscribe {

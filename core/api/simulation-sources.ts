@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { badField } from '../errors.js';
 import { listPolicies } from '../policies/registry.js';
 import type * as C from './contract.js';
+import { crawlReadable } from './contract.js';
 import { SOURCE_ID } from './simulation-request.js';
 
 const DATASET_FILES = ['pages.tsv.gz', 'links.tsv.gz'];
@@ -15,7 +16,7 @@ const DATASET_FILES = ['pages.tsv.gz', 'links.tsv.gz'];
 /** The crawls that have pages and the dataset folders with both files, with the simulator's policies. */
 export async function simulationSources(datasetsDir: string, listCrawls: () => Promise<C.CrawlInfo[]>): Promise<C.SimulationSourcesDto> {
   const crawls = (await listCrawls())
-    .filter((c) => c.status !== 'unreadable' && c.status !== 'created')
+    .filter((c) => crawlReadable(c) && c.status !== 'created')
     .map((c): C.SimulationSourceDto => ({ kind: 'crawl', id: c.id, pages: c.pagesKnown, sites: c.sites, bytes: c.sizeBytes }));
   const datasets: C.SimulationSourceDto[] = [];
   if (existsSync(datasetsDir)) {

@@ -16,7 +16,7 @@ import type { Statement } from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlState } from './crawl-state.js';
-import { openDatabase, type Db } from './database.js';
+import { openDatabase, upgradingError, type Db } from './database.js';
 import { linksOfPage } from './crawl-rows.js';
 import { completeReadIndexes, readIndexesComplete } from './page-search-index.js';
 import { readAllLinks } from './link-ranges.js';
@@ -50,6 +50,12 @@ export interface ReaderOptions {
    * server's thread.
    */
   repairIndexes?: boolean;
+  /**
+   * openMigrated: false refuses a file of an earlier schema with CRAWL_DB_UPGRADING instead of
+   * bringing it up to date here (which rewrites its links: minutes for millions of pages); the
+   * engine's server does that on a worker thread of its own (api/crawl-upgrades.ts).
+   */
+  upgrade?: boolean;
 }
 
 /** Crawl files whose read indexes could not be built (a full disk), and when: tried again after REPAIR_RETRY_MS. */
@@ -191,6 +197,7 @@ export class CrawlReader {
       // Only a crawl made by an earlier schema (1 and up): an empty or foreign file is left as it is.
       const older = err instanceof CrawlError ? /schema (\d+) needs migrating/.exec(err.message) : null;
       if (!older || Number(older[1]) < 1) throw err;
+      if (opts.upgrade === false) throw upgradingError(path, Number(older[1]));
       openDatabase(path).release();
       reader = CrawlReader.open(path, opts);
     }

@@ -67,6 +67,39 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
   };
 }
 
+/**
+ * The schema of a crawl file made by an earlier crawlbench, which opening it for writing would
+ * bring up to this one's (migrate below; minutes for a crawl of millions of pages: its links are
+ * rewritten); null when the file is of this schema, or is no crawl file at all (opening it says
+ * why). Reads the header only, without the writer's lock.
+ */
+export function schemaBehind(path: string): number | null {
+  if (!existsSync(path)) return null;
+  let db: Db;
+  try {
+    db = new Sqlite(path, { readonly: true, fileMustExist: true });
+  } catch {
+    return null;
+  }
+  try {
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    return (appId === APP_ID || appId === 0) && version >= 1 && version < SCHEMA_VERSION ? version : null;
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+/** Refuses a read of a crawl file being brought up to this schema elsewhere (a worker thread). */
+export function upgradingError(path: string, from: number): CrawlError {
+  return new CrawlError(
+    ErrorCodes.DB_UPGRADING,
+    `${path}: made by an earlier crawlbench (schema ${from}); it is being brought up to this version's (schema ${SCHEMA_VERSION}) and opens once that is done`,
+  );
+}
+
 function hasTables(db: Db): boolean {
   return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n > 0;
 }

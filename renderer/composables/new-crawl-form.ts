@@ -11,6 +11,7 @@ import { blankForm, fieldName, isShortW, requestOfForm, type NewCrawlForm } from
 import { atField } from '../lib/user-error.js';
 import { useCrawlsStore } from '../stores/crawls.js';
 import { useNewCrawlStore } from '../stores/new-crawl.js';
+import { crawlReadable } from '../../core/api/contract.js';
 
 type FieldErrors = Record<string, string>;
 
@@ -90,7 +91,7 @@ export function useNewCrawlForm(again: () => string | undefined) {
   /** The policy's own parameters; an earlier crawl is picked in the history list instead of typed. */
   const policyParams = computed(() => (policy.value?.params ?? []).filter((p) => p.name !== 'history'));
   const takesHistory = computed(() => policy.value?.params.some((p) => p.name === 'history') ?? false);
-  const historyChoices = computed(() => crawls.crawls.filter((c) => c.status !== 'unreadable' && c.id !== form.name.trim()));
+  const historyChoices = computed(() => crawls.crawls.filter((c) => crawlReadable(c) && c.id !== form.name.trim()));
   /** Errors at fields: from the form's checks when Create is pressed, or from the engine. */
   const fieldErrors = reactive<FieldErrors>({});
   /** The engine's refusal, said with the name of the field it is about (by the form's label). */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CrawlStateEvent } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
 import { crawlFileOfSchema } from '../helpers/crawl-db.js';
@@ -24,12 +25,37 @@ function olderCrawl(path: string, version: number): void {
   raw.close();
 }
 
+/** Resolves once `done()` holds (checked every 20 ms); fails the test after `ms`. */
+async function until(done: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const give = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > give) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The crawl's status as crawlState events told it, last one first. */
+function stateOf(api: EngineApi, id: string): { last: () => CrawlStateEvent | undefined; off: () => void } {
+  const seen: CrawlStateEvent[] = [];
+  const off = api.onCrawlState((e) => {
+    if (e.crawlId === id) seen.push(e);
+  });
+  return { last: () => seen.at(-1), off };
+}
+
 describe('crawls of an older schema in the workbench', () => {
-  it('lists, reads and searches a schema-5 crawl, upgrading its file once', async () => {
+  it('lists a schema-5 crawl as upgrading, brings its file up to date on a worker thread, then reads and searches it', async () => {
     expect(SCHEMA_VERSION).toBeGreaterThan(5);
     olderCrawl(join(dir, 'old.db'), 5);
     const api = new EngineApi(dir);
+    const state = stateOf(api, 'old');
     try {
+      const [first] = await api.listCrawls();
+      expect(first).toMatchObject({ id: 'old', status: 'upgrading' });
+      expect(first!.problem).toMatch(/made by an earlier crawlbench \(schema 5\).*being brought up to this version's/);
+      // Named from the workspace, as every message the workbench shows.
+      expect(first!.problem).not.toContain(dir);
+      await until(() => state.last()?.status === 'finished', 'the crawl listed again once up to date');
       const [info] = await api.listCrawls();
       expect(info).toMatchObject({ id: 'old', status: 'finished', pagesFetched: 2, sites: 1 });
       expect(info!.problem).toBeUndefined();
@@ -40,9 +66,52 @@ describe('crawls of an older schema in the workbench', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       db.close();
     } finally {
+      state.off();
       await api.close();
     }
   });
+
+  it("refuses a large older crawl's reads, start and deletion in words while its links are rewritten, and keeps every link", async () => {
+    // Schema 11 keyed links by (src, dst); schema 12 rewrites them all in fetch order (about a
+    // second per million links here; minutes for a national crawl), which once ran on the server's
+    // thread at the first read, holding every call of every window meanwhile.
+    const path = join(dir, 'big.db');
+    const raw = crawlFileOfSchema(path, 11);
+    const pages = 100_000;
+    const perPage = 20;
+    raw.exec("INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', 100000, 100000)");
+    raw.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages})
+      INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) SELECT i, 'http://a.test/' || i, 1, 1, 'fetched', 200, i FROM n`);
+    raw.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages * perPage - 1})
+      INSERT OR IGNORE INTO links(src, dst) SELECT 1 + i / ${perPage}, 1 + (i * 7919) % ${pages} FROM n`);
+    const links = raw.prepare('SELECT count(*) FROM links').pluck().get() as number;
+    raw.close();
+    const api = new EngineApi(dir);
+    const state = stateOf(api, 'big');
+    try {
+      const listed = (await api.listCrawls()).find((c) => c.id === 'big')!;
+      expect(listed.status).toBe('upgrading');
+      const refused = { code: 'CRAWL_DB_UPGRADING', message: expect.stringMatching(/schema 11.*opens once that is done/) };
+      await expect(api.searchPages('big', { url: 'a.test/5' })).rejects.toMatchObject(refused);
+      await expect(api.timeline('big')).rejects.toMatchObject(refused);
+      await expect(api.crawlSettings('big')).rejects.toMatchObject(refused);
+      await expect(api.start('big')).rejects.toMatchObject(refused);
+      await expect(api.deleteCrawl('big')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/being brought up to this version's schema/) });
+      // The server answers meanwhile.
+      expect((await api.health()).ok).toBe(true);
+      await until(() => state.last()?.status === 'finished', 'the large crawl listed again once up to date', 180_000);
+      expect((await api.listCrawls()).find((c) => c.id === 'big')).toMatchObject({ status: 'finished', pagesFetched: pages });
+      const page = await api.getPage('big', 'http://a.test/7', { linkLimit: 50 });
+      expect(page?.outLinks).toHaveLength(perPage);
+      const db = new Sqlite(path, { readonly: true });
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT count(*) FROM links').pluck().get()).toBe(links);
+      db.close();
+    } finally {
+      state.off();
+      await api.close();
+    }
+  }, 240_000);
 
   it('leaves an empty file, or any file that is not an older crawl, as it is', async () => {
     const empty = join(dir, 'empty.db');

@@ -10,9 +10,17 @@ import type { Unsubscribe } from './shared.js';
  * 'paused': resumable; 'stopped': ended for good by the user (analyses run on it, no resume);
  * 'interrupted': the process died mid-run (resumable from its file); 'starting': its process
  * runs and opens the crawl (its frontier loaded, its policy replayed: a minute and more for
- * millions of fetched pages), 'running' once it crawls.
+ * millions of fetched pages), 'running' once it crawls. 'upgrading': a crawl file of an earlier
+ * crawlbench being brought up to this version's schema on a worker thread (minutes for millions
+ * of pages); its reads and its start are refused with CRAWL_DB_UPGRADING until a crawlState
+ * event gives its status again.
  */
-export type CrawlStatus = 'created' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopped' | 'finished' | 'interrupted' | 'unreadable';
+export type CrawlStatus = 'created' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopped' | 'finished' | 'interrupted' | 'unreadable' | 'upgrading';
+
+/** A crawl whose file can be read now (not 'unreadable', nor 'upgrading'): what the views offer to open, compare, export. */
+export function crawlReadable(c: { status: CrawlStatus }): boolean {
+  return c.status !== 'unreadable' && c.status !== 'upgrading';
+}
 
 /** Why a crawl's last run ended, as stored with it. */
 export interface EndReasonDto {
@@ -44,7 +52,7 @@ export interface CrawlInfo {
   errorTotal?: number;
   /** Those errors by code (robots.txt failures, failed requests with their retries, pages answered with an error). */
   errors?: Record<string, number>;
-  /** Why the file could not be read (status 'unreadable'). */
+  /** Why the file could not be read (status 'unreadable'), or what is done to it (status 'upgrading'). */
   problem?: string;
 }
 

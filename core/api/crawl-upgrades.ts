@@ -1,0 +1,83 @@
+/**
+ * Crawl files made by an earlier crawlbench, brought up to this version's schema on a worker
+ * thread (heavy-jobs.ts 'upgrade'), one file at a time, the first time the workbench reads
+ * them. Before, the first read migrated the file where the read ran: on the server's thread (a
+ * crawl's settings, errors, timeline), where migration 12, which rewrites a crawl's links, held
+ * every call of every window for minutes on a crawl of millions of pages; or on the read worker,
+ * where it held every Sites and Pages read behind it. Meanwhile the crawl is listed as
+ * 'upgrading', and its reads and its start are refused with CRAWL_DB_UPGRADING, in words.
+ * Each migration runs in its own transaction: a process killed during one leaves the file as
+ * it was, to be brought up to date at the next read.
+ */
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import type { RunningJob, WorkerJobs } from './worker-jobs.js';
+
+/** A failed upgrade (a full disk, a file an older crawlbench still writes) is tried again at a read this long after. */
+export const UPGRADE_RETRY_MS = 60_000;
+
+export class CrawlUpgrades {
+  /** Files waiting for their turn, in the order their first read came. */
+  private readonly queue: string[] = [];
+  private current: { path: string; job: RunningJob<null> } | null = null;
+  private readonly failed = new Map<string, { code: ErrorCode; message: string; at: number }>();
+  private closed = false;
+
+  constructor(
+    private readonly threads: WorkerJobs,
+    /** Told when a file's upgrade ended, with the error that ended it (null: done). */
+    private readonly onEnd: (path: string, error: Error | null) => void,
+  ) {}
+
+  /** True while `path` waits for its upgrade or is being brought up to date. */
+  has(path: string): boolean {
+    return this.current?.path === path || this.queue.includes(path);
+  }
+
+  /**
+   * What a read of `path` refused with CRAWL_DB_UPGRADING (the file is of an earlier schema)
+   * answers: the upgrade is started, or queued, unless it is under way, and the read refused
+   * meanwhile; after an upgrade that failed, the refusal says why, until a read comes
+   * UPGRADE_RETRY_MS later and it is tried again.
+   */
+  refused(path: string, err: CrawlError): CrawlError {
+    const failed = this.failed.get(path);
+    if (failed && Date.now() - failed.at < UPGRADE_RETRY_MS) {
+      return new CrawlError(failed.code, `${path}: could not be brought up to this version's schema (${failed.message}); it is tried again at a read a minute later`);
+    }
+    this.failed.delete(path);
+    if (!this.closed && !this.has(path)) {
+      this.queue.push(path);
+      this.next();
+    }
+    return err;
+  }
+
+  private next(): void {
+    if (this.current || this.closed) return;
+    const path = this.queue.shift();
+    if (path === undefined) return;
+    const job = this.threads.start({ what: 'upgrade', dbPath: path }, () => undefined);
+    this.current = { path, job };
+    job.result.then(
+      () => this.ended(path, null),
+      (err: Error) => this.ended(path, err),
+    );
+  }
+
+  private ended(path: string, err: Error | null): void {
+    this.current = null;
+    if (err && !this.closed) {
+      const code = err instanceof CrawlError ? err.code : ErrorCodes.INTERNAL;
+      this.failed.set(path, { code, message: err.message, at: Date.now() });
+    }
+    if (!this.closed) this.onEnd(path, err);
+    this.next();
+  }
+
+  /** Gives up the files still waiting and ends the one under way (its transaction is rolled back: the file stays as it was). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    await this.threads.close();
+  }
+}
