@@ -52,6 +52,16 @@ export class CrawlUpgrades {
     return err;
   }
 
+  /** A read of crawl file `path`; refused with CRAWL_DB_UPGRADING (an earlier schema), it answers as refused() says. */
+  async read<T>(path: string, read: () => T | Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof CrawlError && err.code === ErrorCodes.DB_UPGRADING) throw this.refused(path, err);
+      throw err;
+    }
+  }
+
   private next(): void {
     if (this.current || this.closed) return;
     const path = this.queue.shift();

@@ -92,23 +92,10 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     return this.ws.existing(id);
   }
 
-  /**
-   * A read of crawl file `path`; one of an earlier schema is refused with CRAWL_DB_UPGRADING
-   * while a worker thread brings the file up to date (started by the refusal: crawl-upgrades.ts).
-   */
-  protected async readOf<T>(path: string, read: () => T | Promise<T>): Promise<T> {
-    try {
-      return await read();
-    } catch (err) {
-      if (err instanceof CrawlError && err.code === ErrorCodes.DB_UPGRADING) throw this.upgrades.refused(path, err);
-      throw err;
-    }
-  }
-
-  /** A read of crawl `id`'s file on this thread (short ones: its settings, errors, timeline), as readOf. */
+  /** A short read of crawl `id`'s file on this thread (its settings, errors, timeline); one of an earlier schema is refused while it is brought up to date. */
   protected stored<T>(id: string, fn: (reader: CrawlReader) => T): Promise<T> {
     const path = this.existing(id);
-    return this.readOf(path, () => withMigratedCrawlReader(path, fn, { upgrade: false }));
+    return this.upgrades.read(path, () => withMigratedCrawlReader(path, fn, { upgrade: false }));
   }
 
   /** A crawl file is of this schema now (or its upgrade failed): the workbench lists it again. */
@@ -161,7 +148,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   /** A crawl as the Crawls view lists it: its stored summary, read in a read worker, and its live state. */
   protected async info(id: string): Promise<C.CrawlInfo> {
     const path = this.path(id);
-    const summary = await this.readOf(path, () => this.reads.run({ what: 'summary', path })).catch((err: Error) => err);
+    const summary = await this.upgrades.read(path, () => this.reads.run({ what: 'summary', path })).catch((err: Error) => err);
     const live = this.live.get(id);
     const base = { id, sizeBytes: fileSize(path), demoWeb: existsSync(join(this.dir, `${id}.demo.json`)) };
     if (summary instanceof Error) {
@@ -266,17 +253,17 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
 
   async listSites(id: string, query: C.SitesQuery = {}): Promise<C.SitesPage> {
     const path = this.existing(id);
-    return this.readOf(path, () => this.reads.run({ what: 'sites', path, query }));
+    return this.upgrades.read(path, () => this.reads.run({ what: 'sites', path, query }));
   }
 
   async getPage(id: string, url: string, links?: number | C.PageLinksQuery): Promise<C.PageDetail | null> {
     const path = this.existing(id);
-    return this.readOf(path, () => this.reads.run({ what: 'page', path, url, links }));
+    return this.upgrades.read(path, () => this.reads.run({ what: 'page', path, url, links }));
   }
 
   async searchPages(id: string, query: C.PageSearchQuery = {}): Promise<C.PageSearchDto> {
     const path = this.existing(id);
-    return this.readOf(path, () => this.reads.run({ what: 'search', path, query }));
+    return this.upgrades.read(path, () => this.reads.run({ what: 'search', path, query }));
   }
 
   async recentErrors(id: string, limit = 20): Promise<C.RecentError[]> {
