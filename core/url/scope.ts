@@ -2,6 +2,7 @@ import { domainToASCII } from 'node:url';
 import { badOption, ErrorCodes } from '../errors.js';
 import { DEFAULT_MAX_URL_LENGTH } from './canonical.js';
 import { hostOf } from './site-key.js';
+import { userRegExp } from './user-regex.js';
 
 /**
  * Which URLs belong to the crawl. A national-domain crawl is scoped by suffix (`.cl`),
@@ -41,11 +42,10 @@ export class Scope {
       for (const h of opts.seedHosts ?? []) this.hosts.add(normalizeHost(h, 'seedHosts'));
     }
     for (const source of opts.excludes ?? []) {
-      try {
-        this.excludes.push(new RegExp(source));
-      } catch (err) {
-        throw badOption('scope.excludes', `invalid regular expression ${JSON.stringify(source)}: ${(err as Error).message}`);
-      }
+      // Checked as user-regex.ts says: none may take exponential time on some URL.
+      const re = userRegExp(source);
+      if (!(re instanceof RegExp)) throw badOption('scope.excludes', re.problem);
+      this.excludes.push(re);
     }
     const max = opts.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
     if (!Number.isInteger(max) || max < 1) {

@@ -30,6 +30,7 @@ describe('crawlbench CLI: bad input', () => {
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--c', '0'], /--c/);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--policy', 'nonsense'], /unknown policy "nonsense"/);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(['], /exclude/i);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(?!www\\.)(a+)+$'], /exclude.*exponential in a URL's length/i);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--resolve', 'nonsense'], /--resolve/);
     expect(existsSync(db)).toBe(false);
   });

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CrawlError } from '../../core/errors.js';
 import { Scope } from '../../core/url/scope.js';
@@ -83,6 +86,35 @@ describe('Scope', () => {
     expect((err as CrawlError).message).toContain('excludes');
     expect((err as CrawlError).message).toContain('([unclosed');
     expect((err as CrawlError).isUserError).toBe(true);
+  });
+
+  it('an exclude with a repetition inside a repetition runs in time linear in the URL, in a process of its own', () => {
+    // (a+)+$ backtracks 2^n times on n letters and a b: 60 would run for centuries, unless V8
+    // moves the pattern to its linear-time engine (core/url/user-regex.ts). Run in a child
+    // process, killed after a minute, so that a hang fails this test instead of the whole run.
+    const script = `
+      const { Scope } = await import(${JSON.stringify(pathToFileURL(resolve('dist/core/url/scope.js')).href)});
+      const s = new Scope({ suffixes: ['.cl'], excludes: ['^http://a\\.cl/(a+)+$', '/(x|x)*y$'] });
+      console.log(JSON.stringify([s.check('http://a.cl/' + 'a'.repeat(60) + 'b'), s.check('http://a.cl/' + 'a'.repeat(60)), s.check('http://a.cl/' + 'x'.repeat(60) + 'z')]));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.signal, 'the check did not finish within a minute').toBeNull();
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([null, 'excluded', null]);
+  }, 70_000);
+
+  it('refuses an exclude that may take exponential time and that V8 cannot run in linear time, naming it; accepts the others', () => {
+    for (const bad of ['(?!www\\.)(a+)+$', '(?=(a|ab)+c)(\\w+)*\\1']) {
+      expect(() => new Scope({ suffixes: ['.cl'], excludes: ['ok', bad] })).toThrow(
+        expect.objectContaining({ code: 'CRAWL_BAD_OPTION', message: expect.stringMatching(/excludes.*exponential in a URL's length/) }),
+      );
+    }
+    // Nested repetition that V8 runs in linear time when it must, and counted or looked-ahead patterns without nesting.
+    const s = new Scope({ suffixes: ['.cl'], excludes: ['^http://a\\.cl/(a+)+$', '/[a-z]{1,100}\\.php$', '^https?://(?!www\\.)[^/]+/old/', '(\\w+)/\\1/'] });
+    expect(s.check('http://a.cl/aaa')).toBe('excluded');
+    expect(s.check('http://b.cl/index.php')).toBe('excluded');
+    expect(s.check('http://b.cl/old/x')).toBe('excluded');
+    expect(s.check('http://www.b.cl/old/x')).toBeNull();
+    expect(s.check('http://b.cl/x/x/')).toBe('excluded');
   });
 
   it.each([[''], ['.'], ['*.cl'], ['a..cl'], ['http://a.cl'], ['a b.cl'], ['a.cl/x']])('rejects the suffix %j', (bad) => {
