@@ -1,4 +1,5 @@
 import { CrawlError } from '../errors.js';
+import { onMigration } from '../store/migration-notice.js';
 import { PARAMS } from '../policies/params.js';
 import type { Command } from './command.js';
 
@@ -60,6 +61,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`crawlbench: unknown command "${name}" (try crawlbench --help)\n`);
     return 2;
   }
+  // A crawl file made by an earlier crawlbench is brought up to date as a command opens it:
+  // minutes for millions of pages (its links are rewritten), so the command says so first.
+  onMigration((path, from, to) => {
+    process.stderr.write(`crawlbench ${name}: bringing ${path} up to this version's schema (${to}, from ${from}); for a large crawl this takes minutes (about 3 s per million links)\n`);
+  });
   try {
     const command = await load();
     if (command.name !== name) throw new Error(`the command table names ${name} for the command ${command.name}`);

@@ -3,6 +3,7 @@ import Sqlite from './sqlite.js';
 import { closeSync, existsSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { migrationNotice } from './migration-notice.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -109,6 +110,7 @@ function hasTables(db: Db): boolean {
  * before `from` whose additions the database lacks (MIGRATIONS' `missing`).
  */
 function migrate(db: Db, from: number): void {
+  if (from >= 1 && from < SCHEMA_VERSION) migrationNotice(db.name, from, SCHEMA_VERSION);
   for (const m of MIGRATIONS) {
     if (m.version <= from && !m.missing?.(db)) continue;
     db.transaction(() => {

@@ -5,6 +5,8 @@ import { handWeb } from '../../core/testweb/hand-web.js';
 import { serve } from '../helpers/web.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawlbench } from '../helpers/run.js';
+import { crawlFileOfSchema } from '../helpers/crawl-db.js';
+import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
 
 const dir = tmpDir();
 
@@ -67,6 +69,23 @@ describe('crawlbench CLI: bad input', () => {
     const r = await cli(['frobnicate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown command/);
+  });
+});
+
+describe('crawlbench on a crawl file of an earlier version', () => {
+  it('says on stderr that it brings the file up to this schema (minutes for a large crawl), then runs the command; the next run says nothing', async () => {
+    const db = join(dir, 'older.db');
+    const raw = crawlFileOfSchema(db, 11);
+    raw.exec("INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', 2, 2)");
+    raw.exec("INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) VALUES (1, 'http://a.test/', 1, 0, 'fetched', 200, 1), (2, 'http://a.test/b', 1, 1, 'fetched', 200, 2)");
+    raw.exec('INSERT INTO links(src, dst) VALUES (1, 2), (2, 1)');
+    raw.close();
+    const first = await cli(['rank', db]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(new RegExp(`crawlbench rank: bringing .*older\\.db up to this version's schema \\(${SCHEMA_VERSION}, from 11\\)`));
+    const again = await cli(['rank', db]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toMatch(/bringing/);
   });
 });
 
