@@ -10,6 +10,8 @@
  * it was, to be brought up to date at the next read.
  */
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import { withMigratedCrawlReader, type CrawlReader } from '../store/crawl-reader.js';
+import { schemaBehind, upgradingError } from '../store/database.js';
 import type { RunningJob, WorkerJobs } from './worker-jobs.js';
 
 /** A failed upgrade (a full disk, a file an older crawlbench still writes) is tried again at a read this long after. */
@@ -18,7 +20,7 @@ export const UPGRADE_RETRY_MS = 60_000;
 export class CrawlUpgrades {
   /** Files waiting for their turn, in the order their first read came. */
   private readonly queue: string[] = [];
-  private current: { path: string; job: RunningJob<null> } | null = null;
+  private running: { path: string; job: RunningJob<null> } | null = null;
   private readonly failed = new Map<string, { code: ErrorCode; message: string; at: number }>();
   private closed = false;
 
@@ -30,7 +32,7 @@ export class CrawlUpgrades {
 
   /** True while `path` waits for its upgrade or is being brought up to date. */
   has(path: string): boolean {
-    return this.current?.path === path || this.queue.includes(path);
+    return this.running?.path === path || this.queue.includes(path);
   }
 
   /**
@@ -52,6 +54,22 @@ export class CrawlUpgrades {
     return err;
   }
 
+  /**
+   * `path`, for what opens it for writing or reads it whole on a thread of its own: one of an
+   * earlier schema is refused as refused() says, not migrated by that job (where it met the
+   * upgrade's lock) nor by a crawl's process while the crawl shows as starting.
+   */
+  current(path: string): string {
+    const behind = schemaBehind(path);
+    if (behind !== null) throw this.refused(path, upgradingError(path, behind));
+    return path;
+  }
+
+  /** A short read of `path` on this thread (a crawl's settings, errors, timeline): an earlier schema is refused as refused() says. */
+  stored<T>(path: string, fn: (reader: CrawlReader) => T): Promise<T> {
+    return this.read(path, () => withMigratedCrawlReader(path, fn, { upgrade: false }));
+  }
+
   /** A read of crawl file `path`; refused with CRAWL_DB_UPGRADING (an earlier schema), it answers as refused() says. */
   async read<T>(path: string, read: () => T | Promise<T>): Promise<T> {
     try {
@@ -63,11 +81,11 @@ export class CrawlUpgrades {
   }
 
   private next(): void {
-    if (this.current || this.closed) return;
+    if (this.running || this.closed) return;
     const path = this.queue.shift();
     if (path === undefined) return;
     const job = this.threads.start({ what: 'upgrade', dbPath: path }, () => undefined);
-    this.current = { path, job };
+    this.running = { path, job };
     job.result.then(
       () => this.ended(path, null),
       (err: Error) => this.ended(path, err),
@@ -75,7 +93,7 @@ export class CrawlUpgrades {
   }
 
   private ended(path: string, err: Error | null): void {
-    this.current = null;
+    this.running = null;
     if (err && !this.closed) {
       const code = err instanceof CrawlError ? err.code : ErrorCodes.INTERNAL;
       this.failed.set(path, { code, message: err.message, at: Date.now() });

@@ -59,7 +59,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     this.simulations = new SimulationJobs({
       dir: join(this.dir, 'simulations'),
       datasetsDir: resolve(opts.datasetsDir ?? join(this.dir, 'datasets')),
-      crawlPath: (id) => this.existing(id),
+      crawlPath: (id) => this.current(id),
       crawls: () => this.listCrawls(),
       workerFile: opts.simulationWorker,
       throttleMs: opts.simulationThrottleMs,
@@ -83,7 +83,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   }
 
   async runPageRank(id: string): Promise<C.PageRankResultDto> {
-    const path = this.existing(id);
+    const path = this.current(id);
     if (this.live.has(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is running; pause it before computing PageRank`);
     return this.analyses.run<C.PageRankResultDto>(id, { what: 'pagerank', dbPath: path });
   }
@@ -97,9 +97,9 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   async runEvaluation(id: string, opts: C.EvaluationRequest = {}): Promise<C.EvaluationDto> {
     const { oracle: oracleId, points, ...measure } = checkRequest(EvaluationRequestSchema, opts ?? {}, 'an evaluation');
     // An oracle is another crawl of this workspace, named by its id (never an arbitrary path).
-    const oracle = oracleId === undefined ? undefined : this.existing(oracleId);
+    const oracle = oracleId === undefined ? undefined : this.current(oracleId);
     const evalOpts = withoutUndefined({ oracle, points, ...measureOptionsOf(measure) });
-    return this.analyses.run<C.EvaluationDto>(id, { what: 'evaluation', dbPath: this.existing(id), opts: evalOpts });
+    return this.analyses.run<C.EvaluationDto>(id, { what: 'evaluation', dbPath: this.current(id), opts: evalOpts });
   }
 
   /** Cancels the PageRank or evaluation of a crawl under way (it then fails with CRAWL_CANCELLED). */
@@ -113,7 +113,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   }
 
   async startExport(id: string, req: C.ExportRequest): Promise<{ exportId: string }> {
-    return this.exports.start(id, this.existing(id), req);
+    return this.exports.start(id, this.current(id), req);
   }
 
   cancelExport(exportId: string): Promise<C.ExportJobDto> {
@@ -131,7 +131,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
 
   /** A crawl's graph partitioned with gpmetis, Zoltan PHG (and KaHyPar where installed) beside hashing (a running crawl as of now). */
   async partitionCrawl(id: string, req: C.PartitionRequest): Promise<C.PartitionReport> {
-    return this.graphs.partition(id, this.existing(id), req);
+    return this.graphs.partition(id, this.current(id), req);
   }
 
   cancelPartition(jobId: string): Promise<void> {
@@ -139,7 +139,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   }
 
   async exportGraph(id: string, req: C.GraphExportRequest): Promise<C.GraphExportDto> {
-    return this.graphs.exportGraph(id, this.existing(id), req);
+    return this.graphs.exportGraph(id, this.current(id), req);
   }
 
   onPartitionProgress(cb: (e: C.PartitionProgressEvent) => void): C.Unsubscribe {
@@ -150,7 +150,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   async compareCrawls(a: string, b: string, opts: C.CompareRequest = {}): Promise<C.CompareReport> {
     const { jobId = `compare-${Date.now()}`, top, host } = checkRequest(CompareRequestSchema, opts ?? {}, 'a comparison');
     if (this.compares.has(jobId)) throw badField('jobId', `a comparison named "${jobId}" is under way`);
-    const [pathA, pathB] = [this.existing(a), this.existing(b)];
+    const [pathA, pathB] = [this.current(a), this.current(b)];
     return this.slots.run(`a comparison of "${a}" and "${b}"`, async () => {
       const thread = this.threads.start({ what: 'compare', pathA, pathB, opts: { top, host } }, (p) => {
         const { step, fraction } = p as StepProgress;

@@ -25,8 +25,7 @@ import { ReadPool } from './read-pool.js';
 import { SeedUploads } from './seed-uploads.js';
 import { parseSeeds } from './seeds.js';
 import { CRAWL_ID, Workspace } from './workspace.js';
-import { withMigratedCrawlReader, type CrawlReader } from '../store/crawl-reader.js';
-import { schemaBehind, upgradingError } from '../store/database.js';
+import type { CrawlReader } from '../store/crawl-reader.js';
 import { CrawlUpgrades } from './crawl-upgrades.js';
 import { WorkerJobs } from './worker-jobs.js';
 
@@ -92,10 +91,18 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     return this.ws.existing(id);
   }
 
-  /** A short read of crawl `id`'s file on this thread (its settings, errors, timeline); one of an earlier schema is refused while it is brought up to date. */
+  /**
+   * Crawl `id`'s file, for what opens it for writing or reads it whole on a thread of its own
+   * (a start, a stop, PageRank, an evaluation, a comparison, an export, a partitioning): one of
+   * an earlier schema is refused while it is brought up to date (crawl-upgrades.ts).
+   */
+  protected current(id: string): string {
+    return this.upgrades.current(this.existing(id));
+  }
+
+  /** A short read of crawl `id`'s file on this thread (its settings, errors, timeline), refused likewise. */
   protected stored<T>(id: string, fn: (reader: CrawlReader) => T): Promise<T> {
-    const path = this.existing(id);
-    return this.upgrades.read(path, () => withMigratedCrawlReader(path, fn, { upgrade: false }));
+    return this.upgrades.stored(this.existing(id), fn);
   }
 
   /** A crawl file is of this schema now (or its upgrade failed): the workbench lists it again. */
@@ -202,14 +209,10 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   }
 
   async start(id: string, overrides: { maxPages?: number | null } = {}): Promise<C.CrawlInfo> {
-    const path = this.existing(id);
+    const path = this.current(id);
     // Its schema, as crawlbench crawl --max-pages on a crawl that exists: an unknown field or a limit out of range is refused by name.
     const run = parseResumeRequest(overrides);
     await this.ready;
-    // A crawl of an earlier schema: brought up to date on a worker thread first, not by the
-    // check below on this thread nor by its process while the workbench shows it starting.
-    const behind = schemaBehind(path);
-    if (behind !== null) throw this.upgrades.refused(path, upgradingError(path, behind));
     await this.live.start(id, path, run.maxPages);
     return this.info(id);
   }
@@ -226,7 +229,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   }
 
   async stop(id: string): Promise<C.CrawlInfo> {
-    const path = this.existing(id);
+    const path = this.live.has(id) ? this.existing(id) : this.current(id);
     await this.ready;
     await this.live.stop(id, path);
     return this.info(id);

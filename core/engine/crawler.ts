@@ -128,7 +128,8 @@ export class Crawler extends EventEmitter {
       sites,
       scheduler,
       policy,
-      scope: new Scope({ ...settings.scope, seedHosts }),
+      // The stored patterns, checked when the crawl was created (by this version or an earlier one).
+      scope: new Scope({ ...settings.scope, seedHosts, checkExcludes: false }),
       fetcher: opts.fetcher ?? new HttpFetcher({ ...settings, resolve: settings.resolve, captureRaw: settings.storeContent }),
       robots: new RobotsCache(store, settings.userAgent),
       counters: new CrawlCounters(),

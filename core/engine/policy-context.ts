@@ -17,7 +17,7 @@ export function policyContext(settings: CrawlSettings): PolicyContext {
     batch: settings.batch,
     maxPages: settings.maxPages,
     inScope: (url) => {
-      scope ??= new Scope({ ...settings.scope, seedHosts: settings.seeds.map((s) => new URL(s).hostname) });
+      scope ??= new Scope({ ...settings.scope, seedHosts: settings.seeds.map((s) => new URL(s).hostname), checkExcludes: false });
       return scope.inScope(url);
     },
     loadHistory: readHistory,

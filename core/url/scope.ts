@@ -21,6 +21,12 @@ export interface ScopeOptions {
   /** JavaScript regular expression sources, tested against the full canonical URL. */
   excludes?: string[];
   maxUrlLength?: number;
+  /**
+   * Refuse an exclude that may take exponential time (user-regex.ts; default true): as a crawl
+   * is created. A crawl's stored settings are opened with false, so one made by an earlier
+   * version, which took any pattern, resumes as it was.
+   */
+  checkExcludes?: boolean;
 }
 
 export type ScopeProblem = 'out-of-scope' | 'excluded' | typeof ErrorCodes.URL_TOO_LONG;
@@ -43,7 +49,7 @@ export class Scope {
     }
     for (const source of opts.excludes ?? []) {
       // Checked as user-regex.ts says: none may take exponential time on some URL.
-      const re = userRegExp(source);
+      const re = userRegExp(source, opts.checkExcludes !== false);
       if (!(re instanceof RegExp)) throw badOption('scope.excludes', re.problem);
       this.excludes.push(re);
     }

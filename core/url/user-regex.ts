@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import safeRegex from 'safe-regex2';
+import retModule, { types, type Token, type Tokens } from 'ret';
 
 /**
  * A user's regular expressions (scope.excludes) run on every URL a crawl finds in scope, and on
@@ -10,26 +10,40 @@ import safeRegex from 'safe-regex2';
  * Every process that loads this lets V8 move a pattern that backtracks too much to its
  * linear-time engine (a process-wide V8 flag, read when a pattern runs; Node 20 and up), so a
  * pattern that engine can run takes time linear in the URL's length whatever the URL. A pattern
- * it cannot run (a back-reference, a lookahead, a counted repetition past a small bound) keeps
- * the backtracking engine; of those, one with nested repetition (safe-regex2's star height) is
- * refused where it is given.
+ * it cannot run (a back-reference, a lookahead, a counted repetition past 16) keeps the
+ * backtracking engine; of those, one that repeats a repetition (star height 2 or more, counted
+ * on the pattern as `ret` parses it; an optional part, `?`, is no repetition) is refused where a
+ * crawl is created.
  */
+/** ret's tokenizer: its CommonJS module is the function itself (its typings say a default export). */
+const tokenize = ((retModule as unknown as { default?: unknown }).default ?? retModule) as (source: string) => Tokens;
+
 setFlagsFromString('--enable-experimental-regexp-engine');
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
-/** The pattern compiled, or why it is refused: not a regular expression, or one that may take exponential time. */
-export function userRegExp(source: string): RegExp | { problem: string } {
+/**
+ * The pattern compiled, or why it is refused: not a regular expression, or (with `check`, as a
+ * crawl is created) one that may take exponential time. A crawl's stored patterns are compiled
+ * without the check, so one made by an earlier version resumes as it was.
+ */
+export function userRegExp(source: string, check = true): RegExp | { problem: string } {
   let re: RegExp;
   try {
     re = new RegExp(source);
   } catch (err) {
     return { problem: `invalid regular expression ${JSON.stringify(source)}: ${(err as Error).message}` };
   }
-  if (runsInLinearTime(source) || safeRegex(source)) return re;
+  if (!check || runsInLinearTime(source)) return re;
+  const height = starHeight(source);
+  if (height !== null && height < 2) return re;
+  const why =
+    height === null
+      ? 'could not be checked for time exponential in a URL\'s length'
+      : 'can take time exponential in a URL\'s length: it repeats a repetition (as (a+)+ does)';
   return {
     problem:
-      `${JSON.stringify(source)} can take time exponential in a URL's length: it repeats a repetition (as (a+)+ does) ` +
-      'and also uses what cannot run in linear time (a back-reference, a lookahead, a counted repetition such as {1,100}); write it without one of the two',
+      `${JSON.stringify(source)} ${why}, and uses what cannot run in linear time (a back-reference, a lookahead, ` +
+      'a counted repetition past 16, which can be split: x{20,} as x{16}x{4,}); write it without one of the two',
   };
 }
 
@@ -41,4 +55,28 @@ function runsInLinearTime(source: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** How deep repetitions (of more than one) nest in the pattern; null when `ret` cannot parse it. */
+function starHeight(source: string): number | null {
+  let root: Tokens;
+  try {
+    // ret reads lookaheads, not lookbehinds: for nesting, the two are alike.
+    root = tokenize(source.replace(/(?<!\\)\(\?<([=!])/g, '(?$1'));
+  } catch {
+    return null;
+  }
+  return height(root, 0);
+}
+
+function height(t: Tokens, depth: number): number {
+  if (t.type === types.REPETITION) {
+    const d = t.max > 1 ? depth + 1 : depth;
+    return height(t.value, d);
+  }
+  if (t.type === types.ROOT || t.type === types.GROUP) {
+    const parts: Token[] = t.options ? t.options.flat() : (t.stack ?? []);
+    return parts.reduce((most, p) => Math.max(most, height(p, depth)), depth);
+  }
+  return depth;
 }
