@@ -11,11 +11,13 @@
  */
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import { withMigratedCrawlReader, type CrawlReader } from '../store/crawl-reader.js';
-import { schemaBehind, upgradingError } from '../store/database.js';
+import { releaseOwnLock, schemaBehind, upgradingError } from '../store/database.js';
 import type { RunningJob, WorkerJobs } from './worker-jobs.js';
 
-/** A failed upgrade (a full disk, a file an older crawlbench still writes) is tried again at a read this long after. */
+/** An upgrade that failed on a full disk, or on a file an older crawlbench still writes, is tried again at a read this long after. */
 export const UPGRADE_RETRY_MS = 60_000;
+/** The failures worth trying again: others (a corrupt file) are told until the server starts again, not retried for minutes each minute. */
+const RETRIED = new Set<string>([ErrorCodes.DB_LOCKED, ErrorCodes.DISK_FULL]);
 
 export class CrawlUpgrades {
   /** Files waiting for their turn, in the order their first read came. */
@@ -43,8 +45,10 @@ export class CrawlUpgrades {
    */
   refused(path: string, err: CrawlError): CrawlError {
     const failed = this.failed.get(path);
-    if (failed && Date.now() - failed.at < UPGRADE_RETRY_MS) {
-      return new CrawlError(failed.code, `${path}: could not be brought up to this version's schema (${failed.message}); it is tried again at a read a minute later`);
+    const retried = failed !== undefined && RETRIED.has(failed.code);
+    if (failed && (!retried || Date.now() - failed.at < UPGRADE_RETRY_MS)) {
+      const again = retried ? 'it is tried again at a read a minute later' : 'it is tried again when crawlbench starts again';
+      return new CrawlError(failed.code, `${path}: could not be brought up to this version's schema (${failed.message}); ${again}`);
     }
     this.failed.delete(path);
     if (!this.closed && !this.has(path)) {
@@ -102,10 +106,18 @@ export class CrawlUpgrades {
     this.next();
   }
 
-  /** Gives up the files still waiting and ends the one under way (its transaction is rolled back: the file stays as it was). */
+  /**
+   * Gives up the files still waiting and stops the one under way without waiting for it: its
+   * migration is one SQLite statement that nothing interrupts (a minute and more), and the
+   * engine's close must not wait for it. Its transaction is rolled back, the file stays as it
+   * was, and its lock goes once its thread has ended.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.queue.length = 0;
-    await this.threads.close();
+    const running = this.running;
+    if (!running) return;
+    void running.job.exited.then(() => releaseOwnLock(running.path));
+    void running.job.terminate();
   }
 }

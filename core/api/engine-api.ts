@@ -213,11 +213,11 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     await this.graphs.close();
     await this.threads.close();
     await this.reads.close();
-    await this.upgrades.close();
     await this.analyses.close();
     await this.simulations.close();
     await this.exports.close();
     await this.live.pauseAll();
+    await this.upgrades.close();
     await this.demos.stopAll();
   }
 }

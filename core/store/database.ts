@@ -160,6 +160,20 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Removes `path`'s lock if it names this process: for a worker thread that held it and was
+ * stopped mid-job (terminated: its exit handler, which releases the lock, never ran), once that
+ * thread has ended. Left there, the lock refused every later writer of this process.
+ */
+export function releaseOwnLock(path: string): void {
+  const lockPath = `${path}.lock`;
+  try {
+    if (readFileSync(lockPath, 'utf8') === `${process.pid}@${hostname()}`) unlinkSync(lockPath);
+  } catch {
+    /* no lock */
+  }
+}
+
 function acquireLock(path: string): () => void {
   const lockPath = `${path}.lock`;
   const me = `${process.pid}@${hostname()}`;

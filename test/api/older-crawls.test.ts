@@ -4,7 +4,7 @@
  * as unreadable until some command opens them for writing.
  */
 import Sqlite from '../../core/store/sqlite.js';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,19 @@ function olderCrawl(path: string, version: number): void {
   raw.exec("INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) VALUES (1, 'http://a.test/', 1, 0, 'fetched', 200, 1), (2, 'http://a.test/b', 1, 1, 'fetched', 200, 2)");
   raw.exec('INSERT INTO links(src, dst) VALUES (1, 2)');
   raw.close();
+}
+
+/** A crawl file of schema 11 with `pages` fetched pages of one site and `perPage` links each; returns its links. */
+function largeOlderCrawl(path: string, pages: number, perPage: number): number {
+  const raw = crawlFileOfSchema(path, 11);
+  raw.exec(`INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', ${pages}, ${pages})`);
+  raw.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages})
+    INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) SELECT i, 'http://a.test/' || i, 1, 1, 'fetched', 200, i FROM n`);
+  raw.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages * perPage - 1})
+    INSERT OR IGNORE INTO links(src, dst) SELECT 1 + i / ${perPage}, 1 + (i * 7919) % ${pages} FROM n`);
+  const links = raw.prepare('SELECT count(*) FROM links').pluck().get() as number;
+  raw.close();
+  return links;
 }
 
 /** Resolves once `done()` holds (checked every 20 ms); fails the test after `ms`. */
@@ -72,20 +85,13 @@ describe('crawls of an older schema in the workbench', () => {
   });
 
   it("refuses a large older crawl's reads, start and deletion in words while its links are rewritten, and keeps every link", async () => {
+    const pages = 100_000;
+    const perPage = 20;
     // Schema 11 keyed links by (src, dst); schema 12 rewrites them all in fetch order (about a
     // second per million links here; minutes for a national crawl), which once ran on the server's
     // thread at the first read, holding every call of every window meanwhile.
     const path = join(dir, 'big.db');
-    const raw = crawlFileOfSchema(path, 11);
-    const pages = 100_000;
-    const perPage = 20;
-    raw.exec("INSERT INTO sites(id, host, pages_known, pages_fetched) VALUES (1, 'a.test', 100000, 100000)");
-    raw.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages})
-      INSERT INTO pages(id, url, site_id, depth, status, http_status, fetch_seq) SELECT i, 'http://a.test/' || i, 1, 1, 'fetched', 200, i FROM n`);
-    raw.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages * perPage - 1})
-      INSERT OR IGNORE INTO links(src, dst) SELECT 1 + i / ${perPage}, 1 + (i * 7919) % ${pages} FROM n`);
-    const links = raw.prepare('SELECT count(*) FROM links').pluck().get() as number;
-    raw.close();
+    const links = largeOlderCrawl(path, pages, perPage);
     const api = new EngineApi(dir);
     const state = stateOf(api, 'big');
     try {
@@ -96,6 +102,11 @@ describe('crawls of an older schema in the workbench', () => {
       await expect(api.timeline('big')).rejects.toMatchObject(refused);
       await expect(api.crawlSettings('big')).rejects.toMatchObject(refused);
       await expect(api.start('big')).rejects.toMatchObject(refused);
+      // Nor does a job open it for writing or read it whole meanwhile (each met the upgrade's lock, or migrated it itself).
+      await expect(api.stop('big')).rejects.toMatchObject(refused);
+      await expect(api.runPageRank('big')).rejects.toMatchObject(refused);
+      await expect(api.runEvaluation('big')).rejects.toMatchObject(refused);
+      await expect(api.compareCrawls('old', 'big')).rejects.toMatchObject(refused);
       await expect(api.deleteCrawl('big')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/being brought up to this version's schema/) });
       // The server answers meanwhile.
       expect((await api.health()).ok).toBe(true);
@@ -112,6 +123,30 @@ describe('crawls of an older schema in the workbench', () => {
       await api.close();
     }
   }, 240_000);
+
+  it('an engine closed during an upgrade does not wait for it; the file stays whole, its lock goes, and the next engine brings it up to date', async () => {
+    const path = join(dir, 'closed.db');
+    const links = largeOlderCrawl(path, 100_000, 20);
+    const first = new EngineApi(dir);
+    expect((await first.listCrawls()).find((c) => c.id === 'closed')?.status).toBe('upgrading');
+    await first.close();
+    // The upgrade's thread, stopped mid-statement, ends once SQLite returns; its lock goes with it
+    // (it stayed, naming this process, and refused every later upgrade here).
+    await until(() => !existsSync(`${path}.lock`), "the stopped upgrade's lock released", 180_000);
+    const next = new EngineApi(dir);
+    const state = stateOf(next, 'closed');
+    try {
+      expect((await next.listCrawls()).find((c) => c.id === 'closed')?.status).toBe('upgrading');
+      await until(() => state.last()?.status === 'finished', 'the crawl up to date under the next engine', 180_000);
+      const db = new Sqlite(path, { readonly: true });
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT count(*) FROM links').pluck().get()).toBe(links);
+      db.close();
+    } finally {
+      state.off();
+      await next.close();
+    }
+  }, 400_000);
 
   it('leaves an empty file, or any file that is not an older crawl, as it is', async () => {
     const empty = join(dir, 'empty.db');
