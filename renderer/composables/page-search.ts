@@ -13,6 +13,7 @@ import { formatNumber } from '../lib/format.js';
 import { LINK_LIMIT, linkOffsets, routeOfSearch, searchFromRoute } from '../lib/page-search-route.js';
 import { useInspectorStore } from '../stores/inspector.js';
 import { usePagesStore } from '../stores/pages.js';
+import { onUpgraded } from './after-upgrade.js';
 
 /** The crawl (route :id) and the page open in the inspector (?url=). */
 interface PagesProps {
@@ -25,6 +26,11 @@ function useDraftOfAddress(props: PagesProps, route: RouteLocationNormalizedLoad
   const inspector = useInspectorStore();
   const pages = usePagesStore();
   const draft = reactive({ url: '', site: '', status: '', type: '', depth: '', exactDepth: false, sort: 'fetch' as PageSortKey, descending: false, open: '' });
+  const ask = (id: string | undefined, url: string | undefined) => {
+    if (!id) return;
+    if (url) void inspector.lookup(id, url, { linkLimit: LINK_LIMIT, ...linkOffsets(route.query) });
+    else void pages.search(id, search.value);
+  };
   watch(
     () => [props.id, props.url, route.query] as const,
     ([id, url]) => {
@@ -40,12 +46,11 @@ function useDraftOfAddress(props: PagesProps, route: RouteLocationNormalizedLoad
         descending: s.descending ?? (s.sort ?? 'fetch') !== 'fetch',
         open: url ?? '',
       });
-      if (!id) return;
-      if (url) void inspector.lookup(id, url, { linkLimit: LINK_LIMIT, ...linkOffsets(route.query) });
-      else void pages.search(id, s);
+      ask(id, url);
     },
     { immediate: true, deep: true },
   );
+  onUpgraded(() => props.id, () => ask(props.id, props.url));
   return draft;
 }
 

@@ -11,6 +11,7 @@ import { placeOf, queryOf, sitesQueryOf, type SitesPlace } from '../lib/sites-qu
 import { atField, type UserError } from '../lib/user-error.js';
 import { useCrawlsStore } from '../stores/crawls.js';
 import { useSitesStore } from '../stores/sites.js';
+import { onUpgraded } from './after-upgrade.js';
 
 /**
  * The address's fields as the view names them, and what each is without the address's value
@@ -82,6 +83,7 @@ function useSitesLoading(id: () => string | undefined, place: ComputedRef<SitesP
     if (crawlId && here()) void sites.load(crawlId, sitesQueryOf(place.value));
   }
   watch([id, place], load, { immediate: true, deep: true });
+  onUpgraded(id, load);
   watch(id, () => (refused.value = null));
   // A running crawl's sites change as it goes: ask again every 10 s (its pages by error code
   // take a scan of the pages until the crawl ends and builds their index: bench/sites).

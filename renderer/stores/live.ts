@@ -39,9 +39,9 @@ export const useLiveStore = defineStore('live', () => {
   /** The settings the crawl was made with (Live shows them); null until loaded. */
   const settings = ref<CrawlSettingsDto | null>(null);
 
-  /** Shows another crawl: its series start empty. */
-  function watch(id: string | null) {
-    if (id === crawlId.value) return;
+  /** Shows another crawl: its series start empty. `again`: the same crawl anew (its settings and timeline asked again). */
+  function watch(id: string | null, again = false) {
+    if (id === crawlId.value && !again) return;
     crawlId.value = id;
     latest.value = null;
     series.value = makeSeries();

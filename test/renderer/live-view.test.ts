@@ -66,6 +66,25 @@ describe('Live and Crawls', () => {
     expect(suffixed.w.find('[data-fact="scope"] dd').text()).toBe('.cl, www.uchile.cl');
   });
 
+  it('shows the refusal in words while a crawl of an earlier version is brought up to date, and reads it once that is done', async () => {
+    const upgrading = { code: 'CRAWL_DB_UPGRADING', message: 'old.db: made by an earlier crawlbench (schema 11); it is being brought up to this version\'s (schema 13) and opens once that is done' };
+    fake.crawls.set('old', crawlInfo('old', { status: 'upgrading', problem: upgrading.message }));
+    const refuse = () => Promise.reject(Object.assign(new Error(upgrading.message), { name: 'CrawlError', code: upgrading.code }));
+    const { crawlSettings, timeline } = fake.api;
+    fake.api.crawlSettings = (id) => (fake.crawls.get(id)?.status === 'upgrading' ? refuse() : crawlSettings(id));
+    fake.api.timeline = (id, n) => (fake.crawls.get(id)?.status === 'upgrading' ? refuse() : timeline(id, n));
+    const { w } = await openAt('/crawls/old/live');
+    expect(w.text()).toMatch(/Its settings could not be read: .*being brought up to this version's/);
+    expect(w.find('[data-fact="scope"]').exists()).toBe(false);
+    // Done: the engine lists it again; the view, left open, asks again.
+    fake.crawls.set('old', crawlInfo('old', { status: 'finished', endReason: { kind: 'finished', at: null } }));
+    fake.emitState({ crawlId: 'old', status: 'finished' });
+    await flushPromises();
+    await flushPromises();
+    expect(w.text()).not.toMatch(/Its settings could not be read/);
+    expect(w.find('[data-fact="scope"]').exists()).toBe(true);
+  });
+
   it('keeps the last count of a run that has just ended until the stored one comes, never the count before the run', async () => {
     // Resumed at 855 pages: the list says 855 until it is asked again.
     fake.crawls.set('resumed', crawlInfo('resumed', { status: 'running', pagesFetched: 855 }));

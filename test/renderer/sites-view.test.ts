@@ -34,6 +34,23 @@ const hosts = (w: VueWrapper) => w.findAll('[data-table="sites"] tbody td[data-c
 const engine = (q: SitesQuery) => fake.api.listSites('demo1', q);
 
 describe('Sites view', () => {
+  it('a crawl of an earlier version being brought up to date: the refusal in words, then its sites once that is done, the view left open', async () => {
+    const message = 'old.db: made by an earlier crawlbench (schema 11); it is being brought up to this version\'s (schema 13) and opens once that is done';
+    fake.crawls.set('old', crawlInfo('old', { status: 'upgrading', problem: message }));
+    fake.sites.set('old', fakeSiteRows(4));
+    const listSites = fake.api.listSites;
+    fake.api.listSites = (id, q) =>
+      fake.crawls.get(id)?.status === 'upgrading' ? Promise.reject(Object.assign(new Error(message), { name: 'CrawlError', code: 'CRAWL_DB_UPGRADING' })) : listSites(id, q);
+    const { w } = await openAt('/crawls/old/sites');
+    expect(w.find('[data-testid="sites-error"]').text()).toMatch(/being brought up to this version's/);
+    expect(w.find('[data-testid="sites-total"]').exists()).toBe(false);
+    fake.crawls.set('old', crawlInfo('old', { status: 'finished', sites: 4 }));
+    fake.emitState({ crawlId: 'old', status: 'finished' });
+    await flushPromises();
+    await flushPromises();
+    expect(w.find('[data-testid="sites-total"]').text()).toBe('4 sites match of 4');
+  });
+
   it('shows the first 50 sites by pages fetched, the total, and links each to its pages', async () => {
     const { w } = await openAt('/crawls/demo1/sites');
     const expected = await engine({});
