@@ -43,7 +43,7 @@ export const ErrorCodes = {
   // Database problems (never overwrite the file).
   DB_CORRUPT: 'CRAWL_DB_CORRUPT',
   DB_LOCKED: 'CRAWL_DB_LOCKED',
-  /** A crawl file of an earlier crawlbench's schema, being brought up to this one's on a worker thread: read it once that is done. */
+  /** A crawl file of an earlier crawlbench's schema, being brought up to this one's in a process of its own: read it once that is done. */
   DB_UPGRADING: 'CRAWL_DB_UPGRADING',
   DB_TOO_NEW: 'CRAWL_DB_TOO_NEW',
   DB_NOT_A_CRAWL: 'CRAWL_DB_NOT_A_CRAWL',

@@ -14,6 +14,7 @@
  */
 import { dirname, join } from 'node:path';
 import { Crawler } from '../engine/crawler.js';
+import { openDatabase } from '../store/database.js';
 import type { StatsEvent } from './contract.js';
 import type { RunnerMessage } from './crawl-channel.js';
 import { DemoWebs } from './demo-webs.js';
@@ -28,6 +29,13 @@ export interface RunnerArgs {
 }
 
 export const RUNNER_FLAG = '--crawl-runner';
+/**
+ * `node crawl-runner.js --upgrade-crawl FILE`: brings a crawl file of an earlier schema up to
+ * this one's and exits (api/crawl-upgrades.ts). A process, not a thread: migration 12 is one
+ * SQLite statement for minutes, which no thread can be stopped in, while a process is killed
+ * at once (its transaction rolled back, its lock taken over as a dead process's).
+ */
+export const UPGRADE_FLAG = '--upgrade-crawl';
 
 export async function runCrawlProcess(a: RunnerArgs): Promise<void> {
   // Pause or stop asked while the crawl opens: applied once it is open.
@@ -74,13 +82,25 @@ export async function runCrawlProcess(a: RunnerArgs): Promise<void> {
   await channel.close(end);
 }
 
+/** The last line a runner writes on stderr when it fails: what the server that started it reports. */
+function failed(err: Error & { code?: string }): never {
+  process.stderr.write(`${JSON.stringify({ code: err.code ?? 'CRAWL_INTERNAL', message: err.message })}\n`);
+  process.exit(1);
+}
+
+if (process.argv[2] === UPGRADE_FLAG) {
+  try {
+    openDatabase(process.argv[3] ?? '').release();
+    process.exit(0);
+  } catch (err) {
+    failed(err as Error);
+  }
+}
+
 if (process.argv[2] === RUNNER_FLAG) {
   runCrawlProcess(JSON.parse(process.argv[3] ?? '{}') as RunnerArgs).then(
     () => process.exit(0),
-    (err: Error & { code?: string }) => {
-      // The server reads this last line when the process ends before it answers.
-      process.stderr.write(`${JSON.stringify({ code: err.code ?? 'CRAWL_INTERNAL', message: err.message })}\n`);
-      process.exit(1);
-    },
+    // The server reads the last line when the process ends before it answers.
+    failed,
   );
 }

@@ -27,7 +27,6 @@ import { parseSeeds } from './seeds.js';
 import { CRAWL_ID, Workspace } from './workspace.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { CrawlUpgrades } from './crawl-upgrades.js';
-import { WorkerJobs } from './worker-jobs.js';
 
 export interface CrawlsEngineOptions {
   /** The heavy jobs' worker (PageRank, evaluation, compare, export, graph export, partition, a paused crawl's stop): its compiled file (Electron's bundle passes its own). */
@@ -74,7 +73,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs, jobWorker: opts.jobWorker });
     this.reads = new ReadPool({ workerFile: opts.readWorker });
-    this.upgrades = new CrawlUpgrades(new WorkerJobs(opts.jobWorker), (path) => this.upgraded(path));
+    this.upgrades = new CrawlUpgrades((path) => this.upgraded(path), opts.crawlRunner);
     this.ready = this.live.reattach();
   }
 

@@ -2,7 +2,7 @@
  * The engine's heavy work on a crawl file, statically imported (so that every bundle, e.g.
  * Electron's engine host, includes it; a string import would be invisible to tsc, the layer
  * test and esbuild) and typed end to end: PageRank and the evaluation (Results), comparing two
- * crawls, exports, graph exports and partitionings, a paused crawl's stop, and an older crawl file's upgrade. Each runs in a worker thread of its own
+ * crawls, exports, graph exports and partitionings, and a paused crawl's stop. Each runs in a worker thread of its own
  * (job-worker.ts, started by worker-jobs.ts), never on the thread that answers the workbench's
  * calls; a job is plain data, and its progress goes out as plain data too.
  */
@@ -49,8 +49,7 @@ export type HeavyJob =
   | { what: 'export'; dbPath: string; options: ExportOptions }
   | { what: 'partition'; dbPath: string; models: GraphModel[]; parts: number[]; runs: number }
   | { what: 'graph-export'; dbPath: string; request: GraphFileRequest }
-  | { what: 'stop-stored'; dbPath: string; parallel: boolean }
-  | { what: 'upgrade'; dbPath: string };
+  | { what: 'stop-stored'; dbPath: string; parallel: boolean };
 
 /** What each job reports as it goes. */
 export type StepProgress = { step: string; fraction: number };
@@ -65,7 +64,6 @@ export interface JobResults {
   partition: PartitionReport;
   'graph-export': GraphFileResult;
   'stop-stored': null;
-  upgrade: null;
 }
 
 /** An AbortSignal that fires once `cancelled()` says so (checked every 50 ms). */
@@ -114,11 +112,6 @@ export async function runHeavyJob(job: HeavyJob, progress: (p: JobProgress) => v
       // a parallel one's parts merged first.
       if (job.parallel) mergeStopped(job.dbPath);
       else Crawler.stopStored(job.dbPath);
-      return null;
-    case 'upgrade':
-      // A crawl file of an earlier schema brought up to this one's (its links rewritten: minutes
-      // for millions of pages), in one transaction a migration: a kill leaves it as it was.
-      openDatabase(job.dbPath).release();
       return null;
     case 'graph-export': {
       const g = loadLinkGraph(job.dbPath);

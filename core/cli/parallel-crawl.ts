@@ -2,6 +2,7 @@
  * `crawlbench crawl --db NAME.db --parts K --model page|site --assign hash|FILE ...`: the
  * coordinator of a parallel crawl (core/parallel/coordinator.ts), reached from crawl-command.ts.
  */
+import { existsSync } from 'node:fs';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { badOption } from '../errors.js';
@@ -26,7 +27,8 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     throw badOption('--replicas', `${replicas} copies need a NATS cluster: give one or more of its servers with --broker (the nats-server crawlbench starts is a single server)`);
   }
   const vector = flags.assign === 'hash' ? null : readAssignmentFile(flags.assign, findIdMap(flags.assign, flags.ids), k, model);
-  const settings = Crawler.plan({ ...input, seeds });
+  // The same command resumes: a crawl that exists had its patterns checked when it was made (by this version or an earlier one).
+  const settings = Crawler.plan({ ...input, seeds }, { stored: existsSync(db) });
   const quiet = !!flags.quiet || !!flags.json;
   const abort = new AbortController();
   const onSignal = () => abort.abort();

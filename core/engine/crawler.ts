@@ -71,6 +71,12 @@ export interface CrawlerOptions extends CrawlThreadOptions {
   parts?: PartHook;
   /** A parallel crawl's worker with a page assignment: the site leases shared with the other workers. */
   gate?: SiteGate;
+  /**
+   * create(): the settings are a crawl's stored ones (a parallel part made from its
+   * coordinator's definition), checked when that crawl was created, by this version or an
+   * earlier one: its exclude patterns are not refused again (plan()).
+   */
+  stored?: boolean;
 }
 
 /** How long a session waits when the site gate could not be asked (the broker is away). */
@@ -158,7 +164,7 @@ export class Crawler extends EventEmitter {
   /** Starts a new crawl in a new database file. Bad settings or seeds: nothing is written. */
   static create(path: string, input: CrawlSettingsInput, opts: CrawlerOptions = {}): Crawler {
     if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already exists; resume it or choose another file`);
-    const settings = Crawler.plan(input);
+    const settings = Crawler.plan(input, { stored: opts.stored === true });
     const store = CrawlStore.create(path, settings);
     const crawler = new Crawler(store, settings, opts);
     store.begin();
@@ -172,7 +178,7 @@ export class Crawler extends EventEmitter {
    * policy, scope), without writing anything: for checks that must come before the file
    * exists (engine/short-w-guard.ts).
    */
-  static plan(input: CrawlSettingsInput): CrawlSettings {
+  static plan(input: CrawlSettingsInput, opts: { stored?: boolean } = {}): CrawlSettings {
     // A Set, not includes(): a seed file of 230,000 URLs took 8 minutes to check with includes().
     const unique = new Set<string>();
     for (const raw of input.seeds ?? []) {
@@ -184,7 +190,8 @@ export class Crawler extends EventEmitter {
     if (seeds.length === 0) throw new CrawlError(ErrorCodes.BAD_SEED, 'no seed URL given (use --seed URL or --seeds FILE)');
     const settings = validateSettings({ ...input, seeds });
     createPolicy(settings.policy, settings.policyParams, policyContext(settings)); // fail on a bad policy before creating the file
-    const scope = new Scope({ ...settings.scope, seedHosts: seeds.map((s) => new URL(s).hostname) });
+    // A new crawl's exclude patterns are checked (url/user-regex.ts); stored ones were when their crawl was made.
+    const scope = new Scope({ ...settings.scope, seedHosts: seeds.map((s) => new URL(s).hostname), checkExcludes: opts.stored !== true });
     for (const seed of seeds) {
       if (scope.check(seed) !== null) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${seed} is outside the crawl's scope`);
     }

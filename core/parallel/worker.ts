@@ -97,7 +97,7 @@ function openPart(path: string, def: ParallelDefinition, limits: PartLimits, opt
       return crawler;
     }
   }
-  return Crawler.create(path, { ...def.settings, ...limits }, opts);
+  return Crawler.create(path, { ...def.settings, ...limits }, { ...opts, stored: true });
 }
 
 interface PartLimits {

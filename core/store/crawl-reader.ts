@@ -53,7 +53,7 @@ export interface ReaderOptions {
   /**
    * openMigrated: false refuses a file of an earlier schema with CRAWL_DB_UPGRADING instead of
    * bringing it up to date here (which rewrites its links: minutes for millions of pages); the
-   * engine's server does that on a worker thread of its own (api/crawl-upgrades.ts).
+   * engine's server does that in a process of its own (api/crawl-upgrades.ts).
    */
   upgrade?: boolean;
 }

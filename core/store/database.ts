@@ -148,6 +148,10 @@ function mapSqliteError(path: string, err: unknown): unknown {
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     return new CrawlError(ErrorCodes.DB_LOCKED, `${path}: locked by another process`);
   }
+  // A migration that fills the disk (its links rewritten) is rolled back: the file stays as it was.
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC') {
+    return new CrawlError(ErrorCodes.DISK_FULL, `${path}: the disk is full (${(err as Error).message}); the file was left as it was`);
+  }
   return err;
 }
 
@@ -157,20 +161,6 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Removes `path`'s lock if it names this process: for a worker thread that held it and was
- * stopped mid-job (terminated: its exit handler, which releases the lock, never ran), once that
- * thread has ended. Left there, the lock refused every later writer of this process.
- */
-export function releaseOwnLock(path: string): void {
-  const lockPath = `${path}.lock`;
-  try {
-    if (readFileSync(lockPath, 'utf8') === `${process.pid}@${hostname()}`) unlinkSync(lockPath);
-  } catch {
-    /* no lock */
   }
 }
 

@@ -12,8 +12,8 @@ import retModule, { types, type Token, type Tokens } from 'ret';
  * pattern that engine can run takes time linear in the URL's length whatever the URL. A pattern
  * it cannot run (a back-reference, a lookahead, a counted repetition past 16) keeps the
  * backtracking engine; of those, one that repeats a repetition (star height 2 or more, counted
- * on the pattern as `ret` parses it; an optional part, `?`, is no repetition) is refused where a
- * crawl is created.
+ * on the pattern as `ret` parses it; an optional part, `?`, counts only inside a repetition) is
+ * refused where a crawl is created.
  */
 /** ret's tokenizer: its CommonJS module is the function itself (its typings say a default export). */
 const tokenize = ((retModule as unknown as { default?: unknown }).default ?? retModule) as (source: string) => Tokens;
@@ -69,14 +69,19 @@ function starHeight(source: string): number | null {
   return height(root, 0);
 }
 
-function height(t: Tokens, depth: number): number {
+/**
+ * A repetition of more than one counts a level; so does an optional part (min < max) inside
+ * one, as `(?:\w?){24}` backtracks as `(\w+)+` does, while `(?:[^/]+\.)?` on its own repeats
+ * nothing.
+ */
+function height(t: Tokens, depth: number, inRepeat = false): number {
   if (t.type === types.REPETITION) {
-    const d = t.max > 1 ? depth + 1 : depth;
-    return height(t.value, d);
+    const counts = t.max > 1 || (inRepeat && t.min < t.max);
+    return height(t.value, counts ? depth + 1 : depth, inRepeat || t.max > 1);
   }
   if (t.type === types.ROOT || t.type === types.GROUP) {
     const parts: Token[] = t.options ? t.options.flat() : (t.stack ?? []);
-    return parts.reduce((most, p) => Math.max(most, height(p, depth)), depth);
+    return parts.reduce((most, p) => Math.max(most, height(p, depth, inRepeat)), depth);
   }
   return depth;
 }

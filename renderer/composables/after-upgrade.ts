@@ -10,10 +10,11 @@ import { useCrawlsStore } from '../stores/crawls.js';
 
 export function onUpgraded(id: () => string | null | undefined, reload: () => void): void {
   const crawls = useCrawlsStore();
+  // The crawl with its status: moving to another crawl (one upgrading, the next not) is no upgrade's end.
   watch(
-    () => crawls.byId(id())?.status,
-    (now, was) => {
-      if (was === 'upgrading' && now !== undefined && now !== 'upgrading') reload();
+    () => [id(), crawls.byId(id())?.status] as const,
+    ([crawlId, now], [was, then]) => {
+      if (crawlId === was && then === 'upgrading' && now !== undefined && now !== 'upgrading') reload();
     },
   );
 }
