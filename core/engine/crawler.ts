@@ -555,7 +555,7 @@ export class Crawler extends EventEmitter {
       }
       knownUrls(this.ctx).clear(); // some of its pages were in the batch rolled back
       try {
-        this.ctx.store.rollback();
+        this.rollback();
         this.ctx.store.begin();
       } catch {
         /* the transaction may already be gone */
@@ -585,7 +585,7 @@ export class Crawler extends EventEmitter {
     try {
       await this.writer!.drain();
       knownUrls(this.ctx).clear();
-      store.rollback();
+      this.rollback();
       this.recordEnd('failed', message);
       store.commit();
     } catch {
@@ -605,7 +605,7 @@ export class Crawler extends EventEmitter {
     const alone = kind === 'failed' && !this.writer;
     try {
       if (alone) {
-        store.rollback();
+        this.rollback();
         store.begin();
       }
       store.setMeta(END_REASON, JSON.stringify({ kind, at: new Date().toISOString(), ...(message ? { message } : {}) } satisfies EndReason));
@@ -658,22 +658,28 @@ export class Crawler extends EventEmitter {
     done?.(this.summary(reason));
   }
 
+  /** Gives up the writes not committed (store.rollback), and says so: a parallel worker hands back the messages whose URLs they held. */
+  private rollback(): void {
+    this.ctx.store.rollback();
+    this.emit('rollback');
+  }
+
   /** A disk-full run: everything not committed given up, the crawl recorded as paused for lack of room. */
   private async endDiskFull(): Promise<void> {
     const { store } = this.ctx;
     await this.writer?.drain();
     knownUrls(this.ctx).clear();
     try {
-      store.rollback();
+      this.rollback();
       store.begin();
       store.setState('paused');
       store.event('pause', { code: ErrorCodes.DISK_FULL, message: 'disk full' });
       this.recordEnd('disk-full');
       store.commit();
       await this.writer?.drain();
-      if (this.writer?.failed) store.rollback();
+      if (this.writer?.failed) this.rollback();
     } catch {
-      store.rollback();
+      this.rollback();
     }
   }
 

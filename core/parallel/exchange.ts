@@ -27,24 +27,9 @@ import type { ExchangeStore, HeldRow } from '../store/exchange-store.js';
 import { DISCOVERER, type Assignment } from './assignment.js';
 import { waitAtMost } from './broker.js';
 import { consumerName, partSubject, streamName } from './definition.js';
+import { readLinkMessage, type LinkMessage, type ShorterPaths, type WireLink } from './link-message.js';
 import type { SitemapClaims } from './sitemap-claims.js';
 
-/** [url, depth, redirects, anchor, nofollow] */
-type WireLink = [string, number, number, string | null, 0 | 1];
-
-/**
- * A message of the exchange: the URLs page `src` of part `from` links to in the receiving part,
- * or (a batch) those of `pages` pages, `pageUrls` URLs of `pageUrlBytes` bytes before merging.
- */
-interface LinkMessage {
-  id: string;
-  from: number;
-  src?: string;
-  pages?: number;
-  pageUrls?: number;
-  pageUrlBytes?: number;
-  links: WireLink[];
-}
 
 const PUBLISH_CHUNK = 256;
 /** How long a closing part waits for its outbox to be published. */
@@ -73,6 +58,8 @@ export class PartExchange implements PartHook {
   /** Messages taken in and published by this process (for the status line). */
   received = 0;
   sent = 0;
+  /** Messages refused (not of the exchange's shape): the first is told. */
+  private refused = 0;
 
   constructor(
     readonly part: number,
@@ -159,6 +146,13 @@ export class PartExchange implements PartHook {
     this.crawler = crawler;
     this.store = store;
     let started = false;
+    // Writes not committed were given up (a failed run, a full disk): the messages whose URLs they
+    // held go back to the broker, for this part's next run. Before, the end's own commit
+    // acknowledged them with the rest, and their URLs were lost.
+    crawler.on('rollback', () => {
+      for (const h of this.held) h.m.nak();
+      this.held = [];
+    });
     crawler.on('commit', (committed: number) => {
       const still: typeof this.held = [];
       for (const h of this.held) {
@@ -328,14 +322,24 @@ export class PartExchange implements PartHook {
   /** A message's URLs discovered in the open batch; acknowledged after it commits. */
   private take(m: JsMsg): void {
     if (this.ended) return void this.late.push(m); // handed back by close(), for whoever takes this part next
-    const body = JSON.parse(m.string()) as LinkMessage | ShorterPaths;
+    const read = readLinkMessage(m.string(), this.assignment.k);
+    const ctx = this.crawler!.ctx;
+    if ('problem' in read) {
+      // Never taken: told once, counted, and acknowledged so that it is not delivered again and the
+      // crawl can end (a term with a reason is not understood by nats-server 2.9: it came back).
+      ctx.counters.bump('exchange:refused');
+      if (this.refused++ === 0) this.onNote(`part ${this.part}: a message on its subject was refused, ${read.problem}; such messages are counted (exchange:refused) and dropped`);
+      m.ack();
+      return;
+    }
+    if (read.dropped > 0) ctx.counters.bump('exchange:refused-urls', read.dropped);
+    const body = read.message;
     if ('shorter' in body) return this.takeShorterPaths(m, body);
     let urlBytes = 0;
     for (const url of new Set(body.links.map((l) => l[0]))) urlBytes += Buffer.byteLength(url);
     const wire = { urls: body.links.length, urlBytes, bytes: m.data.length };
     const page = { messages: body.pages ?? 1, urls: body.pageUrls ?? body.links.length, urlBytes: body.pageUrlBytes ?? urlBytes };
     if (this.store!.receive(body.id, body.from, wire, page)) {
-      const ctx = this.crawler!.ctx;
       for (const [url, depth, redirects, anchor, nofollow] of body.links) {
         discover(ctx, { url, depth, parentId: null, redirects, anchor, nofollow: nofollow === 1 });
       }
@@ -357,13 +361,4 @@ export class PartExchange implements PartHook {
     }
     this.held.push({ m, batch: this.store!.batch });
   }
-}
-
-/** A fetched page's links to one part, sent again at lower depths (PartExchange.shorterPath). */
-interface ShorterPaths {
-  id: string;
-  from: number;
-  src: string;
-  shorter: 1;
-  links: [string, number, number, string | null, 0 | 1][];
 }

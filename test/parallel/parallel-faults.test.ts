@@ -14,6 +14,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
+import { connect } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
 import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import { now } from '../../core/testweb/request-log.js';
@@ -152,6 +154,34 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
       expect(repeats(from)).toEqual([]);
     } finally {
       await cluster.stop();
+    }
+  }, 150_000);
+
+  it("messages on a part's subject that are not the exchange's (not JSON, fields of the wrong type, a part that does not exist) are refused and dropped: the crawl ends whole", async () => {
+    // Before: not JSON came back every 5 s and the crawl never ended; a field of the wrong type
+    // broke the writer's batch and the worker died and was restarted on the same message.
+    const name = 'foreign';
+    const db = join(dir, `${name}.db`);
+    onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
+    const broker = await EmbeddedBroker.start(findNatsServer(), join(dir, 'foreign-broker'), null, () => {});
+    const nc = await connect({ servers: broker.url });
+    try {
+      const r = await parallelCrawl(db, [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--json'], async (parts) => {
+        await processes(parts, 2);
+        await partsBegun(parts, 2);
+        const js = jetstream(nc);
+        for (const payload of ['garbage{', '{"id":"x1","from":{},"links":[]}', '{"id":"x2","from":"abc","links":[["http://a.test/",0,0,null,0]]}', '{"id":"x3","from":9,"links":[]}', '{"id":"x4","from":1,"links":[["http://a.test/",-1000000,-7,null,0]]}']) {
+          await js.publish(`crawlbench.${name}.part.0`, payload, { msgID: `foreign-${payload.length}-${payload.slice(0, 12)}` });
+        }
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/part 0: a message on its subject was refused, not JSON/);
+      expect(fetchedUrls(db)).toEqual(truth);
+      const s = JSON.parse(r.stdout) as ParallelSummaryJson;
+      expect(s.merge.pagesFetched).toBe(truth.length);
+    } finally {
+      await nc.close();
+      await broker.stop();
     }
   }, 150_000);
 
