@@ -233,8 +233,14 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
 }
 
 /** The worker processes this machine runs; one that dies before the end is started again. */
+/** A worker that ended is started again after this, doubled each time it ends again within RESTART_MAX_MS of its start. */
+const RESTART_MS = 300;
+const RESTART_MAX_MS = 60_000;
+
 class LocalWorkers {
   private readonly children = new Map<number, ChildProcess>();
+  /** The wait before each worker's last start again. */
+  private readonly delays = new Map<number, number>();
   private ending = false;
   restarts = 0;
 
@@ -261,11 +267,20 @@ class LocalWorkers {
     // ends however it ends (kill -9 included), and the worker then pauses (worker-lifeline.ts).
     const child = spawn(this.o.crawlbench[0]!, args, { stdio: ['pipe', 'ignore', 'inherit'], env: { ...process.env, ...credentialsEnv(this.o.credentials) } });
     this.children.set(w, child);
+    const startedAt = Date.now();
     child.once('exit', (code, signal) => {
       if (this.ending) return;
       this.restarts++;
-      this.o.note(`worker ${w} (parts ${parts.join(',')}) ended (${signal ?? `exit ${code}`}); starting it again`);
-      setTimeout(() => this.spawn(w, parts), 300);
+      // A worker that keeps ending at once (a full disk, a part it cannot open) is started again
+      // later each time, up to a minute apart, not every 300 ms for ever; one that ran a while, soon.
+      const delay = Date.now() - startedAt > RESTART_MAX_MS ? RESTART_MS : Math.min(RESTART_MAX_MS, 2 * (this.delays.get(w) ?? RESTART_MS / 2));
+      this.delays.set(w, delay);
+      this.o.note(`worker ${w} (parts ${parts.join(',')}) ended (${signal ?? `exit ${code}`}); starting it again in ${delay / 1000} s`);
+      // Not once the crawl is ending (a Ctrl-C reaching the workers before this process): a worker
+      // started then kept the crawl and its broker alive.
+      setTimeout(() => {
+        if (!this.ending) this.spawn(w, parts);
+      }, delay);
     });
   }
 

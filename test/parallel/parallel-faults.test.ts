@@ -185,6 +185,23 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     }
   }, 150_000);
 
+  it('a worker that keeps ending at once (its disk full) is started again later each time, not every 300 ms for ever', async () => {
+    const name = 'full';
+    const db = join(dir, `${name}.db`);
+    onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
+    const run = startCrawl(db, [...flags, '--parts', '2', '--model', 'page', '--assign', 'hash', '--max-db-size', '300KB']);
+    await sleep(12_000);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    const waits = new Map<string, number[]>();
+    for (const m of r.stderr.matchAll(/worker (\d+) \(parts [\d,]+\) ended \(exit \d+\); starting it again in ([\d.]+) s/g)) {
+      waits.set(m[1]!, [...(waits.get(m[1]!) ?? []), Number(m[2])]);
+    }
+    const longest = [...waits.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+    expect(longest.length, r.stderr).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < longest.length; i++) expect(longest[i]).toBe(Math.min(60, 2 * longest[i - 1]!));
+  }, 120_000);
+
   it('--replicas above 1 without a cluster, or out of 1..5, is refused in one line naming the flag', async () => {
     const refuse = async (more: string[]) => {
       const r = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', ...more]);
