@@ -98,16 +98,36 @@ export class PartExchange implements PartHook {
     if (!byPart) return;
     this.pending.delete(pageId);
     for (const [part, links] of byPart) {
-      // A sitemap read again (its first read failed part way) sends as another message: JetStream would drop the same id.
-      const id = `${this.part}.${pageId}.${part}${attempt > 1 ? `.a${attempt}` : ''}`;
+      // A page's links to one part in messages of at most BATCH_BYTES: one over the broker's
+      // largest message (1 MiB; a page or a sitemap of 20,000 links) was refused at every try,
+      // and the crawl never ended. The thesis's one message a page is the first; the rest say
+      // `pages: 0`, so the page is counted once.
+      let chunk = 0;
+      let body: LinkMessage | null = null;
+      let bytes = 0;
       let urlBytes = 0;
-      const body: LinkMessage = { id, from: this.part, src: url, links: [] };
+      const out = () => {
+        if (body === null) return;
+        if (this.batchMs > 0) this.store!.hold(part, Date.now(), JSON.stringify(body.links), body.links.length, urlBytes);
+        else this.store!.send(body.id, part, JSON.stringify(body), body.links.length, urlBytes);
+        body = null;
+      };
       for (const l of links.values()) {
+        const size = Buffer.byteLength(l.url) + (l.anchor === null ? 4 : Buffer.byteLength(l.anchor) + 2) + 32;
+        if (body !== null && bytes + size > BATCH_BYTES) out();
+        if (body === null) {
+          // A sitemap read again (its first read failed part way) sends as another message: JetStream would drop the same id.
+          const id = `${this.part}.${pageId}.${part}${attempt > 1 ? `.a${attempt}` : ''}${chunk > 0 ? `.c${chunk}` : ''}`;
+          body = { id, from: this.part, src: url, links: [], ...(chunk > 0 ? { pages: 0 } : {}) };
+          chunk++;
+          bytes = 0;
+          urlBytes = 0;
+        }
+        bytes += size;
         urlBytes += Buffer.byteLength(l.url);
         body.links.push([l.url, l.depth, l.redirects, l.anchor, l.nofollow ? 1 : 0]);
       }
-      if (this.batchMs > 0) this.store!.hold(part, Date.now(), JSON.stringify(body.links), links.size, urlBytes);
-      else this.store!.send(id, part, JSON.stringify(body), links.size, urlBytes);
+      out();
     }
   }
 

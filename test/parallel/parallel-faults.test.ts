@@ -23,6 +23,8 @@ import { NatsCluster } from '../helpers/nats-cluster.js';
 import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
+import { serve } from '../helpers/web.js';
+import { handWeb } from '../../core/testweb/hand-web.js';
 import { describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-faults-');
@@ -201,6 +203,19 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     expect(longest.length, r.stderr).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < longest.length; i++) expect(longest[i]).toBe(Math.min(60, 2 * longest[i - 1]!));
   }, 120_000);
+
+  it("a page whose links to another part pass the broker's largest message is sent in several: the crawl ends with every page", async () => {
+    // Before: one message a page and part, over 1 MiB, refused by the broker at every try; the crawl never ended.
+    const n = 4000;
+    const long = (i: number) => `/p${i}?${'q'.repeat(600)}`;
+    const { port } = await serve(handWeb([{ host: 'big.test', latencyMs: 0, pages: [{ path: '/', links: Array.from({ length: n }, (_, i) => long(i)) }, ...Array.from({ length: n }, (_, i) => ({ path: long(i), links: [] }))] }]));
+    const db = join(dir, 'wide.db');
+    onTestFinished(() => killLeftovers(join(dir, 'wide.parts')));
+    const r = await parallelCrawl(db, ['--seed', `http://big.test:${port}/`, '--resolve', 'big.test=127.0.0.1', '--w', '0', '--r', '8', '--c', '100', '--quiet', '--parts', '2', '--model', 'page', '--assign', 'hash', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/max_payload/);
+    expect(fetchedUrls(db)).toHaveLength(n + 1);
+  }, 150_000);
 
   it('--replicas above 1 without a cluster, or out of 1..5, is refused in one line naming the flag', async () => {
     const refuse = async (more: string[]) => {
