@@ -184,6 +184,12 @@ export class CrawlError extends Error {
   }
 }
 
+/** A write that failed for lack of room: the disk (or SQLite's page budget, --max-db-size) is full. */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC';
+}
+
 export function isRetryable(code: string): boolean {
   return RETRYABLE.has(code as ErrorCode);
 }

@@ -11,7 +11,7 @@ import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
 import { processAlive as alive } from '../process-alive.js';
 import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
-import { RUNNER_FLAG, type RunnerArgs } from './crawl-runner.js';
+import { RUNNER_FLAG, runnerErrorOf, type RunnerArgs } from './crawl-runner.js';
 
 export interface CrawlEnd {
   status: CrawlStatus;
@@ -41,13 +41,7 @@ function connectTo(path: string): Promise<Socket | null> {
 function runnerFailure(dbPath: string, exitCode: number | null): CrawlError {
   const log = existsSync(runnerLog(dbPath)) ? readFileSync(runnerLog(dbPath), 'utf8').trim().split('\n') : [];
   const lastLine = log[log.length - 1] ?? '';
-  try {
-    const e = JSON.parse(lastLine) as { code?: string; message?: string };
-    if (typeof e.message === 'string') return new CrawlError((e.code as ErrorCode | undefined) ?? ErrorCodes.INTERNAL, e.message);
-  } catch {
-    // not the runner's error line
-  }
-  return new CrawlError(ErrorCodes.INTERNAL, `the crawl's process ended (${exitCode ?? 'killed'}) before it started${lastLine ? `: ${lastLine}` : ''}`);
+  return runnerErrorOf(lastLine) ?? new CrawlError(ErrorCodes.INTERNAL, `the crawl's process ended (${exitCode ?? 'killed'}) before it started${lastLine ? `: ${lastLine}` : ''}`);
 }
 
 /**

@@ -41,7 +41,7 @@ export interface ReadError {
  * These reads run on the read worker (read-pool.ts), where a crawl killed while building its
  * read indexes may have them built (minutes for millions of pages) without holding the server.
  * A file of an earlier schema is refused (CRAWL_DB_UPGRADING) rather than migrated here, which
- * would hold every read behind it: the server brings it up to date on a thread of its own
+ * would hold every read behind it: the server brings it up to date in a process of its own
  * (crawl-upgrades.ts).
  */
 const REPAIR = { repairIndexes: true, upgrade: false } as const;

@@ -14,6 +14,7 @@
  */
 import { dirname, join } from 'node:path';
 import { Crawler } from '../engine/crawler.js';
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import { openDatabase } from '../store/database.js';
 import type { StatsEvent } from './contract.js';
 import type { RunnerMessage } from './crawl-channel.js';
@@ -82,10 +83,21 @@ export async function runCrawlProcess(a: RunnerArgs): Promise<void> {
   await channel.close(end);
 }
 
-/** The last line a runner writes on stderr when it fails: what the server that started it reports. */
+/** The last line a runner writes on stderr when it fails: what the server that started it reports (runnerErrorOf). */
 function failed(err: Error & { code?: string }): never {
   process.stderr.write(`${JSON.stringify({ code: err.code ?? 'CRAWL_INTERNAL', message: err.message })}\n`);
   process.exit(1);
+}
+
+/** The error a runner's last line tells (failed() wrote it), or null for any other line. */
+export function runnerErrorOf(lastLine: string): CrawlError | null {
+  try {
+    const e = JSON.parse(lastLine) as { code?: string; message?: string };
+    if (typeof e.message === 'string') return new CrawlError((e.code as ErrorCode | undefined) ?? ErrorCodes.INTERNAL, e.message);
+  } catch {
+    // not the runner's error line
+  }
+  return null;
 }
 
 if (process.argv[2] === UPGRADE_FLAG) {

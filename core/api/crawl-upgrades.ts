@@ -1,10 +1,10 @@
 /**
  * Crawl files made by an earlier crawlbench, brought up to this version's schema in a process
  * of their own (the crawl runner's `--upgrade-crawl`), one file at a time, the first time the
- * workbench reads them. Before, the first read migrated the file where the read ran: on the server's thread (a
- * crawl's settings, errors, timeline), where migration 12, which rewrites a crawl's links, held
- * every call of every window for minutes on a crawl of millions of pages; or on the read worker,
- * where it held every Sites and Pages read behind it. Meanwhile the crawl is listed as
+ * workbench reads them. Before, the first read migrated the file where the read ran: on the
+ * server's thread (a crawl's settings, errors, timeline), where migration 12, which rewrites a
+ * crawl's links, held every call of every window for minutes on a crawl of millions of pages;
+ * or on the read worker, where it held every Sites and Pages read behind it. Meanwhile the crawl is listed as
  * 'upgrading', and its reads and its start are refused with CRAWL_DB_UPGRADING, in words.
  * Each migration runs in its own transaction: a process killed during one leaves the file as
  * it was, to be brought up to date at the next read. A process, not a worker thread: migration
@@ -12,13 +12,13 @@
  * does not exit while one of its threads is in it: `serve` stopped with Ctrl-C waited it out),
  * while a process is killed at once, its lock then taken over as a dead process's.
  */
-import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
-import { withMigratedCrawlReader, type CrawlReader } from '../store/crawl-reader.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import { withMigratedCrawlReader, type CrawlReader } from '../store/crawl-reader.js';
 import { schemaBehind, upgradingError } from '../store/database.js';
 import { defaultRunnerFile } from './crawl-process.js';
-import { UPGRADE_FLAG } from './crawl-runner.js';
+import { UPGRADE_FLAG, runnerErrorOf } from './crawl-runner.js';
 
 /** An upgrade that failed on a full disk, or on a file an older crawlbench still writes, is tried again at a read this long after. */
 export const UPGRADE_RETRY_MS = 60_000;
@@ -142,11 +142,5 @@ export class CrawlUpgrades {
 /** Why an upgrade's process failed: the error it wrote last (crawl-runner.ts), or how it ended. */
 function failureOf(stderr: string, code: number | null, signal: NodeJS.Signals | null): CrawlError {
   const last = stderr.trim().split('\n').pop() ?? '';
-  try {
-    const e = JSON.parse(last) as { code?: string; message?: string };
-    if (typeof e.message === 'string') return new CrawlError((e.code as ErrorCode | undefined) ?? ErrorCodes.INTERNAL, e.message);
-  } catch {
-    // not the runner's error line
-  }
-  return new CrawlError(ErrorCodes.INTERNAL, `the upgrade's process ended (${signal ?? code})${last ? `: ${last}` : ''}`);
+  return runnerErrorOf(last) ?? new CrawlError(ErrorCodes.INTERNAL, `the upgrade's process ended (${signal ?? code})${last ? `: ${last}` : ''}`);
 }

@@ -57,7 +57,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   private readonly uploads = new SeedUploads();
   /** listSites, searchPages and getPage, answered in worker threads (closed by EngineApi.close). */
   protected readonly reads: ReadPool;
-  /** Crawl files of an earlier schema, brought up to date on a worker thread when first read (crawl-upgrades.ts). */
+  /** Crawl files of an earlier schema, brought up to date in a process of their own when first read (crawl-upgrades.ts). */
   protected readonly upgrades: CrawlUpgrades;
   /**
    * Resolves once the crawls still running from an earlier server (one that crashed) are

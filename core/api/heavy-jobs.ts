@@ -2,9 +2,10 @@
  * The engine's heavy work on a crawl file, statically imported (so that every bundle, e.g.
  * Electron's engine host, includes it; a string import would be invisible to tsc, the layer
  * test and esbuild) and typed end to end: PageRank and the evaluation (Results), comparing two
- * crawls, exports, graph exports and partitionings, and a paused crawl's stop. Each runs in a worker thread of its own
- * (job-worker.ts, started by worker-jobs.ts), never on the thread that answers the workbench's
- * calls; a job is plain data, and its progress goes out as plain data too.
+ * crawls, exports, graph exports and partitionings, and a paused crawl's stop. Each runs in a
+ * worker thread of its own (job-worker.ts, started by worker-jobs.ts), never on the thread that
+ * answers the workbench's calls; a job is plain data, and its progress goes out as plain data
+ * too.
  */
 import { compareCrawls, type CompareOptions } from '../compare/compare.js';
 import { Crawler } from '../engine/crawler.js';

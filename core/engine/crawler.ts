@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
 import { conflictingSettings, validateSettings, type CrawlSettings, type CrawlSettingsInput } from '../config/settings.js';
 import { HttpFetcher } from '../fetch/fetcher.js';
 import type { Fetcher } from '../fetch/interfaces.js';
@@ -542,8 +542,7 @@ export class Crawler extends EventEmitter {
   }
 
   private fail(err: unknown): void {
-    const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC') {
+    if (isDiskFull(err)) {
       // Disk (or the --max-db-size budget) is full: keep the last committed batch and pause.
       // Writes of sessions still in flight go into a batch that is never committed.
       this.stopReason = 'disk-full';

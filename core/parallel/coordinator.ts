@@ -232,11 +232,11 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
   return { quiet, signature: JSON.stringify(sig), beats: statuses.map((s) => s?.beat ?? -1) };
 }
 
-/** The worker processes this machine runs; one that dies before the end is started again. */
 /** A worker that ended is started again after this, doubled each time it ends again within RESTART_MAX_MS of its start. */
 const RESTART_MS = 300;
 const RESTART_MAX_MS = 60_000;
 
+/** The worker processes this machine runs; one that dies before the end is started again. */
 class LocalWorkers {
   private readonly children = new Map<number, ChildProcess>();
   /** The wait before each worker's last start again. */

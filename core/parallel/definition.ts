@@ -17,7 +17,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import type { NewUrlRule, PartModel, PartVector } from './assignment.js';
-import { processAlive } from './stale-run.js';
+import { processAlive } from '../process-alive.js';
 
 export interface ParallelDefinition {
   name: string;

@@ -30,7 +30,6 @@ import { consumerName, partSubject, streamName } from './definition.js';
 import { readLinkMessage, type LinkMessage, type ShorterPaths, type WireLink } from './link-message.js';
 import type { SitemapClaims } from './sitemap-claims.js';
 
-
 const PUBLISH_CHUNK = 256;
 /** How long a closing part waits for its outbox to be published. */
 const CLOSE_PUBLISH_MS = 3000;

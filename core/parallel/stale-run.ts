@@ -52,8 +52,6 @@ export function readRunFile(dir: string): RunFile | null {
   }
 }
 
-export { processAlive };
-
 /**
  * A live process's command line, its arguments joined by spaces: /proc on Linux, ps elsewhere;
  * null when it is gone, a zombie, or cannot be read (then it is never taken for ours).

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import Sqlite from './sqlite.js';
 import { closeSync, existsSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
+import { processAlive } from '../process-alive.js';
 import { migrationNotice } from './migration-notice.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 
@@ -93,7 +94,7 @@ export function schemaBehind(path: string): number | null {
   }
 }
 
-/** Refuses a read of a crawl file being brought up to this schema elsewhere (a worker thread). */
+/** Refuses a read of a crawl file being brought up to this schema elsewhere (the engine's upgrade process). */
 export function upgradingError(path: string, from: number): CrawlError {
   return new CrawlError(
     ErrorCodes.DB_UPGRADING,
@@ -149,19 +150,10 @@ function mapSqliteError(path: string, err: unknown): unknown {
     return new CrawlError(ErrorCodes.DB_LOCKED, `${path}: locked by another process`);
   }
   // A migration that fills the disk (its links rewritten) is rolled back: the file stays as it was.
-  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC') {
+  if (isDiskFull(err)) {
     return new CrawlError(ErrorCodes.DISK_FULL, `${path}: the disk is full (${(err as Error).message}); the file was left as it was`);
   }
   return err;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function acquireLock(path: string): () => void {

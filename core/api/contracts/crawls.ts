@@ -12,8 +12,8 @@ import type { Unsubscribe } from './shared.js';
  * runs and opens the crawl (its frontier loaded, its policy replayed: a minute and more for
  * millions of fetched pages), 'running' once it crawls. 'upgrading': a crawl file of an earlier
  * crawlbench being brought up to this version's schema in a process of its own (minutes for
- * millions of pages); its reads, its start and the jobs on it are refused with CRAWL_DB_UPGRADING until a crawlState
- * event gives its status again.
+ * millions of pages); its reads, its start and the jobs on it are refused with
+ * CRAWL_DB_UPGRADING until a crawlState event gives its status again.
  */
 export type CrawlStatus = 'created' | 'starting' | 'running' | 'pausing' | 'paused' | 'stopped' | 'finished' | 'interrupted' | 'unreadable' | 'upgrading';
 
