@@ -24,6 +24,7 @@ import { hostname } from 'node:os';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { z } from 'zod';
 import { CrawlError, ErrorCodes } from '../errors.js';
 
 /** The least max age of the lease bucket: a dead worker's sites are free within it (3 s). */
@@ -51,6 +52,22 @@ interface LeaseValue {
   state: 'busy' | 'free';
   /** For a free lease: how long after this entry the next connection may start. */
   gapMs: number;
+}
+
+const LeaseShape = z.object({ holder: z.string(), state: z.enum(['busy', 'free']), gapMs: z.number().nonnegative().finite() });
+
+/**
+ * A lease as a worker wrote it, or null: the bucket is input like the exchange's messages (any
+ * process that reaches the broker may write it). Before, a value that was not JSON threw and
+ * the worker died, was started again and died on it again; a gap of 10^12 ms held the site for ever.
+ */
+export function readLease(text: string): LeaseValue | null {
+  try {
+    const r = LeaseShape.safeParse(JSON.parse(text));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export type LostReason = 'expired' | 'taken';
@@ -128,9 +145,11 @@ export class SiteLeases {
       this.traffic.requests++; // a refused create: the client reads the key once more to tell a deleted one
       return this.busyRetry(gapMs);
     }
-    const value = JSON.parse(entry.string()) as LeaseValue;
-    if (value.state === 'busy') return this.busyRetry(gapMs);
-    const gap = Math.max(gapMs, value.gapMs);
+    const value = readLease(entry.string());
+    // One not of a worker's making is waited out as a busy one: nobody refreshes it, and the bucket drops it within its max age.
+    if (value === null || value.state === 'busy') return this.busyRetry(gapMs);
+    // A worker frees a site with a gap of at most 2/3 of the max age (release()): a longer one would hold the site for ever.
+    const gap = Math.max(gapMs, Math.min(value.gapMs, this.maxAgeMs));
     let seen = this.seen.get(site);
     if (!seen || seen.revision !== entry.revision) this.seen.set(site, (seen = { revision: entry.revision, at: monotonic() }));
     const left = gap - (monotonic() - seen.at);

@@ -122,4 +122,21 @@ describeWith(['nats-server'], 'site leases: politeness across workers over a Jet
     stalled.leases.close();
     other.leases.close();
   }, 30_000);
+
+  it("lease values not of a worker's making (not JSON, missing fields, a gap of 10^12 ms) neither crash a worker nor hold a site past the bucket's max age", async () => {
+    // Before: JSON.parse threw in tryAcquire (the worker died, was started again, died again), and a free lease with gapMs 1e12 held its site for ever.
+    const { kv, leases } = await worker('garbage', 'g0');
+    const started = now();
+    await kv.put(leaseKey('e.demo'), 'garbage{');
+    await kv.put(leaseKey('f.demo'), JSON.stringify({ holder: 'x', state: 'free' }));
+    await kv.put(leaseKey('g.demo'), JSON.stringify({ holder: 'x', state: 'free', gapMs: 1e12 }));
+    const took = await Promise.all(['e.demo', 'f.demo', 'g.demo'].map(async (site) => {
+      expect(await leases.tryAcquire(site, W)).toBeGreaterThan(0); // waited out, not thrown
+      expect(await leases.acquire(site, W)).toBe(true);
+      return now() - started;
+    }));
+    // Each within the max age after it was written (plus the server's expiry sweep and the poll), and the 10^12 gap too.
+    for (const t of took) expect(t).toBeLessThanOrEqual(MAX_AGE + 1500);
+    leases.close();
+  }, 20_000);
 });
