@@ -38,6 +38,8 @@ export const ErrorCodes = {
   PARALLEL_CRAWL_RUNNING: 'CRAWL_PARALLEL_CRAWL_RUNNING',
   /** A worker asked for a crawl the broker does not hold, or for a part outside 0..K-1. */
   PARALLEL_UNKNOWN_CRAWL: 'CRAWL_PARALLEL_UNKNOWN_CRAWL',
+  /** What the broker holds of a parallel crawl (its definition, its part vector) is not what crawlbench writes there. */
+  PARALLEL_BAD_DEFINITION: 'CRAWL_PARALLEL_BAD_DEFINITION',
   /** A worker's lease on a site (politeness across workers) was taken by another: its session stops. */
   LEASE_LOST: 'CRAWL_LEASE_LOST',
   // Database problems (never overwrite the file).
@@ -123,6 +125,7 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.BROKER_UNREACHABLE,
   ErrorCodes.PARALLEL_CRAWL_RUNNING,
   ErrorCodes.PARALLEL_UNKNOWN_CRAWL,
+  ErrorCodes.PARALLEL_BAD_DEFINITION,
   ErrorCodes.EXPORT_NO_CONTENT,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,

@@ -5,10 +5,11 @@
 import { existsSync } from 'node:fs';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
-import { badOption } from '../errors.js';
+import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import { findIdMap, readAssignmentFile, type NewUrlRule } from '../parallel/assignment.js';
 import { MAX_REPLICAS } from '../parallel/broker.js';
 import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
+import { DISK_FULL_EXIT } from '../parallel/definition.js';
 import { accountLines } from '../parallel/exchange-account.js';
 import { endWords } from './merge-command.js';
 import { choiceFlag, durationFlag, intFlag, rangeFlag } from './args.js';
@@ -44,14 +45,23 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     ...(flags['predict-from'] ? { predictFrom: flags['predict-from'] } : {}),
     exchangeBatchMs: durationFlag(flags, 'exchange-batch') ?? 0,
     ...(input.maxPages !== undefined ? { maxPagesNow: input.maxPages } : {}),
+    ...(input.maxDbSize !== undefined ? { maxDbSizeNow: input.maxDbSize } : {}),
     crawlbench: [process.execPath, process.argv[1]!],
     note: (line) => process.stderr.write(line + '\n'),
     progress: (line) => (quiet ? undefined : process.stderr.write(line + '\n')),
     signal: abort.signal,
-  }).finally(() => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  });
+  })
+    .catch((err: unknown) => {
+      // A part's disk full paused the whole crawl: said as a crawl of one process says it, exit 3.
+      if (!(err instanceof CrawlError) || err.code !== ErrorCodes.DISK_FULL) throw err;
+      process.stdout.write(`PAUSED: ${err.message}\n`);
+      return DISK_FULL_EXIT;
+    })
+    .finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
+  if (typeof summary === 'number') return summary;
   if (summary === null) {
     process.stdout.write(`paused: every worker committed its part; the same command resumes the crawl\n`);
     return 0;

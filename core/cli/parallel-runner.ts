@@ -11,6 +11,7 @@
  *
  * Here, not in api/, because it runs the coordinator (core/parallel, beside api in the layers).
  */
+import { ErrorCodes, type CrawlError } from '../errors.js';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { StatsEvent } from '../api/contract.js';
@@ -57,8 +58,10 @@ export async function runParallelProcess(a: RunnerArgs): Promise<void> {
     end = await crawl(a, options, settings, channel, abort.signal, () => how);
   } catch (err) {
     const message = (err as Error).message;
-    markPlan(a.dbPath, 'paused', { kind: 'failed', at: new Date().toISOString(), message });
-    end = { status: 'paused', reason: `failed: ${message}` };
+    // A part's disk full paused the whole crawl (coordinator.ts): listed as a crawl of one process is then.
+    const kind = (err as CrawlError).code === ErrorCodes.DISK_FULL ? 'disk-full' : 'failed';
+    markPlan(a.dbPath, 'paused', { kind, at: new Date().toISOString(), message });
+    end = { status: 'paused', reason: `${kind}: ${message}` };
   }
   await demos.stopAll();
   await channel.close({ t: 'ended', ...end });

@@ -1,4 +1,5 @@
 import { badOption } from '../errors.js';
+import { DISK_FULL_EXIT } from '../parallel/definition.js';
 import { runWorker } from '../parallel/worker.js';
 import { defineCommand } from './command.js';
 import { BROKER_OPTIONS, BROKER_USAGE, credentialsFromFlags } from './parallel-flags.js';
@@ -13,7 +14,8 @@ until the coordinator ends the crawl. Started again, it resumes from its databas
   --dir DIR              where the part databases live (default NAME.parts)
   --end-with-stdin       pause (commit) and end when standard input closes: the coordinator
                          starts its workers so, and they end with it however it dies
-SIGTERM or Ctrl-C pauses: every part commits and the worker ends.
+SIGTERM or Ctrl-C pauses: every part commits and the worker ends. It exits 3 when a part paused
+because its disk (or --max-db-size) is full: the coordinator then pauses the whole crawl.
 ${BROKER_USAGE}`;
 
 export const workerCommand = defineCommand({
@@ -35,6 +37,7 @@ export const workerCommand = defineCommand({
       ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}), endWithStdin: !!flags['end-with-stdin'],
     });
     for (const s of summaries) process.stderr.write(`${s.db}: ${s.stopReason}, ${s.pagesFetched} pages fetched\n`);
-    return 0;
+    // As crawl's: 3 when a part paused because its disk (or --max-db-size) is full; the coordinator then pauses the crawl.
+    return summaries.some((s) => s.stopReason === 'disk-full') ? DISK_FULL_EXIT : 0;
   },
 });

@@ -18,7 +18,7 @@ import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
 import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, type BrokerCredentials } from './broker.js';
-import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { DISK_FULL_EXIT, HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, parseStatus, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
 import { reclaimStaleRun, refuseIfRunning, writeRunFile } from './stale-run.js';
@@ -47,6 +47,8 @@ export interface CoordinatorOptions {
    * as `crawl --db NAME.db --max-pages N` does for a crawl of one process.
    */
   maxPagesNow?: number | null;
+  /** --max-db-size given for this run: a resumed crawl's parts take it (a crawl paused with its disk full goes on with a larger one). */
+  maxDbSizeNow?: number | null;
   /** argv that runs `crawlbench` (node and its script). */
   crawlbench: string[];
   note: (line: string) => void;
@@ -92,16 +94,19 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   const embedded = program ? await EmbeddedBroker.start(program, store, null, o.note) : null;
   const url = o.broker ?? embedded!.url;
   const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
-  const workers: LocalWorkers = new LocalWorkers(o, url, name, dir);
+  const watch = new Watch(o.note);
+  const workers: LocalWorkers = new LocalWorkers(o, url, name, dir, watch);
   try {
     const replicas = o.replicas ?? defaultReplicas(nc, url);
     const kv = await crawlBucket(nc, name, replicas);
     const defined = await defineCrawl(kv, definition(o, name, replicas), o.vector);
     const { resumed } = defined;
     if (resumed) o.note(`resuming the crawl ${name} with the definition the broker holds (${defined.def.parts} parts)`);
-    const def = resumed && o.maxPagesNow !== undefined ? await newPageLimit(kv, defined.def, o.maxPagesNow, o.note) : defined.def;
+    const def = resumed ? await runLimits(kv, defined.def, o) : defined.def;
     if ((def.replicas ?? 1) > 1) o.note(`the broker keeps ${def.replicas} copies of the crawl's stream and buckets (a NATS cluster: a server lost loses nothing)`);
     await kv.delete('end');
+    // The last run's statuses: one that said its disk was full would pause this run at once.
+    for (let p = 0; p < def.parts; p++) await kv.delete(`status.${p}`);
     const jsm = await ensureStream(nc, name, def.parts, def.replicas ?? 1);
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
     const beat = setInterval(() => {
@@ -111,9 +116,11 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     await kv.put('coordinator', coordinatorBeat());
     try {
       workers.start(def.parts);
-      if (!(await waitForEnd(kv, jsm, def, o.progress, o.signal))) {
+      const end = await waitForEnd(kv, jsm, def, o.progress, watch, o.signal);
+      if (end !== 'ended') {
         await workers.pauseAll(60_000);
-        return null;
+        if (end === 'paused') return null;
+        throw end;
       }
       await kv.put('end', String(Date.now()));
       await workers.waitAll(120_000);
@@ -171,14 +178,44 @@ function definition(o: CoordinatorOptions, name: string, replicas: number): Para
   };
 }
 
-/** A resumed crawl's definition with another page limit, split among its parts and stored before any worker reads it. */
-async function newPageLimit(kv: KV, def: ParallelDefinition, max: number | null, note: (line: string) => void): Promise<ParallelDefinition> {
-  if (def.settings.maxPages === max) return def;
+/**
+ * A resumed crawl's definition with this run's limits: another page limit (split among its parts
+ * anew) or database size, stored before any worker reads it.
+ */
+async function runLimits(kv: KV, def: ParallelDefinition, o: CoordinatorOptions): Promise<ParallelDefinition> {
+  const { settings } = def;
+  const max = o.maxPagesNow === undefined ? settings.maxPages : o.maxPagesNow;
+  const size = o.maxDbSizeNow === undefined ? settings.maxDbSize : o.maxDbSizeNow;
+  if (max === settings.maxPages && size === settings.maxDbSize) return def;
   const share = max === null ? null : Array.from({ length: def.parts }, (_, i) => partShare(max, def.parts, i));
-  const next: ParallelDefinition = { ...def, settings: { ...def.settings, maxPages: max }, maxPagesShare: share };
+  const next: ParallelDefinition = { ...def, settings: { ...settings, maxPages: max, maxDbSize: size }, maxPagesShare: share };
   await kv.put('definition', JSON.stringify(next));
-  note(`the page limit is now ${max === null ? 'none' : max.toLocaleString('en-US')} (it was ${def.settings.maxPages === null ? 'none' : def.settings.maxPages.toLocaleString('en-US')})`);
+  const said = (n: number | null) => (n === null ? 'none' : n.toLocaleString('en-US'));
+  if (max !== settings.maxPages) o.note(`the page limit is now ${said(max)} (it was ${said(settings.maxPages)})`);
+  if (size !== settings.maxDbSize) o.note(`each part's database may now grow to ${said(size)} bytes (it was ${said(settings.maxDbSize)})`);
   return next;
+}
+
+/**
+ * What the coordinator's loop is told apart from the broker: a problem noted once, and a reason
+ * to pause the whole crawl (a part whose disk is full: the others would go on and the crawl
+ * never end).
+ */
+class Watch {
+  private readonly told = new Set<string>();
+  halt: CrawlError | null = null;
+
+  constructor(private readonly note: (line: string) => void) {}
+
+  once(key: string, line: string): void {
+    if (this.told.has(key)) return;
+    this.told.add(key);
+    this.note(line);
+  }
+
+  diskFull(where: string): void {
+    this.halt ??= new CrawlError(ErrorCodes.DISK_FULL, `${where}: the disk (or --max-db-size) is full; every worker paused with what it had committed. Free space (or give a larger --max-db-size) and run the same command to resume`);
+  }
 }
 
 interface Observation {
@@ -188,33 +225,39 @@ interface Observation {
 }
 
 /** Polls every 500 ms; returns when two observations in a row find every part idle, nothing pending, and nothing moved. */
-async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: (line: string) => void, signal?: AbortSignal): Promise<boolean> {
+async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: (line: string) => void, watch: Watch, signal?: AbortSignal): Promise<'ended' | 'paused' | CrawlError> {
   let last: Observation | null = null;
   let lastPrint = 0;
   for (;;) {
     await new Promise((r) => setTimeout(r, 500));
-    if (signal?.aborted) return false;
+    if (signal?.aborted) return 'paused';
+    if (watch.halt) return watch.halt;
     let now: Observation;
     try {
-      now = await observe(kv, jsm, def, Date.now() - lastPrint > 2000 ? progress : null);
+      now = await observe(kv, jsm, def, Date.now() - lastPrint > 2000 ? progress : null, watch);
     } catch {
       last = null; // the broker is away: start counting again when it answers
       continue;
     }
     if (Date.now() - lastPrint > 2000) lastPrint = Date.now();
     const fresh = last !== null && now.beats.every((b, i) => b > last!.beats[i]!);
-    if (now.quiet && last?.quiet && fresh && now.signature === last.signature) return true;
+    if (watch.halt) return watch.halt;
+    if (now.quiet && last?.quiet && fresh && now.signature === last.signature) return 'ended';
     if (!last || fresh || !now.quiet) last = now;
   }
 }
 
-async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: ((line: string) => void) | null): Promise<Observation> {
+async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: ((line: string) => void) | null, watch: Watch): Promise<Observation> {
   const statuses: (WorkerStatus | null)[] = [];
   let quiet = true;
   const sig: unknown[] = [];
   for (let p = 0; p < def.parts; p++) {
     const e = await kvText(kv, `status.${p}`);
-    const s = e !== null ? (JSON.parse(e) as WorkerStatus) : null;
+    const read = e === null ? null : parseStatus(e, p);
+    // A status that is not a worker's is told once and read as none (the part is not quiet): its worker writes its own within 500 ms.
+    if (read !== null && 'problem' in read) watch.once(`status.${p}`, `part ${p}'s status in the broker is not a worker's (${read.problem}): read as none until its worker writes it again`);
+    const s = read !== null && 'status' in read ? read.status : null;
+    if (s?.state === 'disk-full') watch.diskFull(`part ${p} (worker ${s.pid} on ${s.host})`);
     statuses.push(s);
     const c = await jsm.consumers.info(streamName(def.name), consumerName(p));
     if (!s || !s.idle || s.state !== 'running' || s.outbox > 0 || c.num_pending > 0 || c.num_ack_pending > 0) quiet = false;
@@ -249,6 +292,7 @@ class LocalWorkers {
     private readonly url: string,
     private readonly name: string,
     private readonly dir: string,
+    private readonly watch: Watch,
   ) {}
 
   /** N processes take the parts round robin. */
@@ -270,6 +314,9 @@ class LocalWorkers {
     const startedAt = Date.now();
     child.once('exit', (code, signal) => {
       if (this.ending) return;
+      // Its disk (or --max-db-size) is full (the worker's exit code 3, as crawl's): started again it
+      // would end at once; the crawl pauses whole instead.
+      if (code === DISK_FULL_EXIT) return this.watch.diskFull(`part${parts.length > 1 ? 's' : ''} ${parts.join(',')} (worker ${w})`);
       this.restarts++;
       // A worker that keeps ending at once (a full disk, a part it cannot open) is started again
       // later each time, up to a minute apart, not every 300 ms for ever; one that ran a while, soon.

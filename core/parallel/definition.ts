@@ -14,7 +14,8 @@ import { hostname } from 'node:os';
 import { jetstreamManager, AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { CrawlSettings } from '../config/settings.js';
+import { z } from 'zod';
+import { validateSettings, type CrawlSettings, type CrawlSettingsInput } from '../config/settings.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import type { NewUrlRule, PartModel, PartVector } from './assignment.js';
 import { processAlive } from '../process-alive.js';
@@ -56,7 +57,74 @@ export interface WorkerStatus {
   pagesPerSecond: number;
   /** Increases with every status written: a fresh status is told from a stale one. */
   beat: number;
-  state: 'running' | 'paused' | 'ended';
+  /** 'disk-full': the part paused because its disk (or --max-db-size) is full; the coordinator pauses the crawl. */
+  state: 'running' | 'paused' | 'ended' | 'disk-full';
+}
+
+/*
+ * What the broker holds is read as input: anyone who can write the crawl's bucket (a worker of
+ * another version, a person with the nats CLI, a bug) may have written it. Before, a definition
+ * missing a field crashed every worker at once, and the coordinator started them again for
+ * ever; a status that was not JSON was taken for the broker being away, every 500 ms.
+ */
+const count = z.number().int().nonnegative();
+const DefinitionShape = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  parts: z.number().int().min(1).max(10_000),
+  model: z.enum(['page', 'site']),
+  assign: z.string().max(4096),
+  newUrls: z.enum(['discoverer', 'hash']),
+  settings: z.record(z.string(), z.unknown()),
+  maxPagesShare: z.array(count).nullable(),
+  exchangeBatchMs: count.optional(),
+  replicas: z.number().int().min(1).max(5).optional(),
+  vectorChunks: count,
+  createdAt: z.string(),
+});
+const VectorChunk = z.object({ labels: z.array(z.string()), parts: z.array(count) }).refine((v) => v.labels.length === v.parts.length, 'labels and parts of different lengths');
+const StatusShape = z.object({
+  part: count, pid: count, host: z.string(), idle: z.boolean(), pagesFetched: count, queued: count, sent: count, received: count, outbox: count,
+  leaseRequests: count.optional(), pagesPerSecond: z.number().nonnegative(), beat: count, state: z.enum(['running', 'paused', 'ended', 'disk-full']),
+});
+
+/** `text` as `schema` reads it, or why not (its first problem, with where). */
+function parsed<T>(schema: z.ZodType<T>, text: string): { ok: T } | { problem: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { problem: `not JSON (${(err as Error).message})` };
+  }
+  const r = schema.safeParse(raw);
+  if (r.success) return { ok: r.data };
+  const issue = r.error.issues[0];
+  return { problem: issue ? `${issue.path.join('.') || 'the value'}: ${issue.message}` : 'not of its shape' };
+}
+
+const badDefinition = (what: string, problem: string) =>
+  new CrawlError(ErrorCodes.PARALLEL_BAD_DEFINITION, `the broker's ${what} is not one crawlbench wrote (${problem}): start the crawl under another name, or delete its bucket and stream on the broker`);
+
+/** The definition the broker holds, checked: its settings as a crawl's are (validateSettings), its shares one a part. */
+export function parseDefinition(text: string): ParallelDefinition {
+  const r = parsed(DefinitionShape, text);
+  if ('problem' in r) throw badDefinition('crawl definition', r.problem);
+  const d = r.ok;
+  if (d.maxPagesShare !== null && d.maxPagesShare.length !== d.parts) throw badDefinition('crawl definition', `maxPagesShare: ${d.maxPagesShare.length} shares for ${d.parts} parts`);
+  let settings: CrawlSettings;
+  try {
+    settings = validateSettings(d.settings as CrawlSettingsInput);
+  } catch (err) {
+    throw badDefinition('crawl definition', `settings.${(err as Error).message}`);
+  }
+  return { ...d, settings };
+}
+
+/** A worker's status as the coordinator reads it; null with the problem when it is not one. */
+export function parseStatus(text: string, part: number): { status: WorkerStatus } | { problem: string } {
+  const r = parsed(StatusShape, text);
+  if ('problem' in r) return r;
+  if (r.ok.part !== part) return { problem: `it names part ${r.ok.part}` };
+  return { status: r.ok };
 }
 
 /** Part `part`'s share of a limit of the whole crawl split among k parts: the first (total mod k) parts get one more. */
@@ -76,6 +144,8 @@ export const consumerName = (part: number) => `part-${part}`;
 const VECTOR_CHUNK = 20_000;
 /** How long a delivered message waits for its acknowledgement before it is delivered again. */
 export const ACK_WAIT_MS = 5000;
+/** A crawl's (and a worker's) exit code when it paused because its disk (or --max-db-size) was full. */
+export const DISK_FULL_EXIT = 3;
 /** The coordinator's heartbeat is this old at most while it runs. */
 export const HEARTBEAT_MS = 1000;
 
@@ -163,23 +233,28 @@ export async function defineCrawl(kv: KV, def: ParallelDefinition, vector: PartV
     if (age < 3 * HEARTBEAT_MS) {
       throw new CrawlError(ErrorCodes.PARALLEL_CRAWL_RUNNING, `the crawl ${def.name} is already running (its coordinator beat ${Math.round(age)} ms ago); wait for it, or stop it first`);
     }
-    return { def: JSON.parse(stored) as ParallelDefinition, resumed: true };
+    return { def: parseDefinition(stored), resumed: true };
   }
 }
 
 export async function readDefinition(kv: KV): Promise<{ def: ParallelDefinition; vector: PartVector | null }> {
   const e = await kvText(kv, 'definition');
   if (e === null) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the broker's bucket holds no crawl definition`);
-  const def = JSON.parse(e) as ParallelDefinition;
+  const def = parseDefinition(e);
   if (def.vectorChunks === 0) return { def, vector: null };
   const labels: string[] = [];
   const parts: number[] = [];
   for (let c = 0; c < def.vectorChunks; c++) {
     const chunk = await kvText(kv, `vector.${c}`);
     if (chunk === null) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the crawl ${def.name}'s part vector is incomplete in the broker (vector.${c} missing)`);
-    const v = JSON.parse(chunk) as { labels: string[]; parts: number[] };
-    labels.push(...v.labels);
-    parts.push(...v.parts);
+    const r = parsed(VectorChunk, chunk);
+    if ('problem' in r) throw badDefinition(`part vector (vector.${c})`, r.problem);
+    const out = r.ok.parts.findIndex((p) => p >= def.parts);
+    if (out >= 0) throw badDefinition(`part vector (vector.${c})`, `parts.${out}: part ${r.ok.parts[out]} outside 0..${def.parts - 1}`);
+    for (let i = 0; i < r.ok.labels.length; i++) {
+      labels.push(r.ok.labels[i]!);
+      parts.push(r.ok.parts[i]!);
+    }
   }
   return { def, vector: { labels, parts, file: def.assign } };
 }

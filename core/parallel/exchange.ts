@@ -41,6 +41,8 @@ export class PartExchange implements PartHook {
   private readonly pending = new Map<number, Map<number, Map<string, ForeignLink>>>();
   private crawler: Crawler | null = null;
   private store: ExchangeStore | null = null;
+  /** What every message id of this part's file begins with (messageIdPrefix). */
+  private idPrefix = '';
   private ended = false;
   /** The outbox being published, if it is. */
   private publishing: Promise<void> | null = null;
@@ -116,7 +118,7 @@ export class PartExchange implements PartHook {
         if (body !== null && bytes + size > BATCH_BYTES) out();
         if (body === null) {
           // A sitemap read again (its first read failed part way) sends as another message: JetStream would drop the same id.
-          const id = `${this.part}.${pageId}.${part}${attempt > 1 ? `.a${attempt}` : ''}${chunk > 0 ? `.c${chunk}` : ''}`;
+          const id = `${this.idPrefix}.${pageId}.${part}${attempt > 1 ? `.a${attempt}` : ''}${chunk > 0 ? `.c${chunk}` : ''}`;
           body = { id, from: this.part, src: url, links: [], ...(chunk > 0 ? { pages: 0 } : {}) };
           chunk++;
           bytes = 0;
@@ -148,11 +150,13 @@ export class PartExchange implements PartHook {
     const byPart = new Map<number, ForeignLink[]>();
     for (const l of links) {
       const part = this.assignment.ownerOf(l.url);
-      byPart.set(part, [...(byPart.get(part) ?? []), l]);
+      const ls = byPart.get(part);
+      if (ls) ls.push(l);
+      else byPart.set(part, [l]);
     }
     for (const [part, ls] of byPart) {
       // Depths only fall, so each lowering of the page has its own id (JetStream's dedup keeps redeliveries out).
-      const id = `${this.part}.${pageId}.${part}.d${Math.min(...ls.map((l) => l.depth))}`;
+      const id = `${this.idPrefix}.${pageId}.${part}.d${Math.min(...ls.map((l) => l.depth))}`;
       const body: ShorterPaths = { id, from: this.part, src: url, shorter: 1, links: ls.map((l) => [l.url, l.depth, l.redirects, l.anchor, l.nofollow ? 1 : 0]) };
       this.store!.sendApart(id, part, JSON.stringify(body));
       this.crawler!.ctx.counters.bump('exchange:shorter-paths:sent');
@@ -164,6 +168,7 @@ export class PartExchange implements PartHook {
   attach(crawler: Crawler, store: ExchangeStore): void {
     this.crawler = crawler;
     this.store = store;
+    this.idPrefix = messageIdPrefix(this.part, crawler.ctx.store.getMeta('created_at'));
     let started = false;
     // Writes not committed were given up (a failed run, a full disk): the messages whose URLs they
     // held go back to the broker, for this part's next run. Before, the end's own commit
@@ -249,7 +254,7 @@ export class PartExchange implements PartHook {
       }
     }
     const lastId = rows[rows.length - 1]!.id;
-    const id = `${this.part}.b${rows[0]!.id}-${lastId}.${part}`;
+    const id = `${this.idPrefix}.b${rows[0]!.id}-${lastId}.${part}`;
     const body: LinkMessage = { id, from: this.part, pages: rows.length, pageUrls, pageUrlBytes, links };
     this.store!.seal(part, lastId, id, JSON.stringify(body), links.length, urlBytes, heldMs);
   }
@@ -380,4 +385,17 @@ export class PartExchange implements PartHook {
     }
     this.held.push({ m, batch: this.store!.batch });
   }
+}
+
+/**
+ * The start of every message id a part's file sends: the part, and the moment its file was
+ * created. JetStream drops a message whose id it saw within 10 minutes, and each part keeps the
+ * ids it took in (exchange_seen) for good; ids are numbered by the file's rows, so a part file
+ * made again (deleted, or left half-made by a kill) would have sent ids already seen, and every
+ * URL in them would have been dropped in silence. A file made before this (no created_at) keeps
+ * the ids it had.
+ */
+export function messageIdPrefix(part: number, createdAt: string | undefined): string {
+  const at = createdAt === undefined ? NaN : Date.parse(createdAt);
+  return Number.isFinite(at) ? `${part}.e${at.toString(36)}` : String(part);
 }

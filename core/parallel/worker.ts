@@ -82,7 +82,9 @@ function openPart(path: string, def: ParallelDefinition, limits: PartLimits, opt
     try {
       // The definition's share, whatever the part holds: a resume may have raised or lifted the limit.
       // The content budget's share only where content is stored: a part made before it was split keeps its own.
-      crawler = Crawler.open(path, def.settings.storeContent ? { maxPages, contentBudget } : { maxPages }, opts);
+      // --max-db-size as the definition has it now: a resume may have raised it (a crawl paused with its disk full).
+      const { maxDbSize } = def.settings;
+      crawler = Crawler.open(path, def.settings.storeContent ? { maxPages, contentBudget, maxDbSize } : { maxPages, maxDbSize }, opts);
     } catch (err) {
       if ((err as CrawlError).code !== ErrorCodes.DB_NOT_A_CRAWL) throw err;
       for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
@@ -166,7 +168,9 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
     const summary = await crawler.run();
     clearInterval(timer);
     // For the coordinator's view; bounded, as a worker pausing because its broker is away cannot write it.
-    await waitAtMost(status(summary.stopReason === 'paused' ? 'paused' : 'ended'), 1000);
+    // A full disk is said so: the coordinator pauses the whole crawl (the other parts would go on, and it would never end).
+    const state = summary.stopReason === 'paused' ? 'paused' : summary.stopReason === 'disk-full' ? 'disk-full' : 'ended';
+    await waitAtMost(status(state), 1000);
     return summary;
   } finally {
     await exchange.close(); // a paused or failed run stops taking messages too, and hands back those it took since its last commit
