@@ -8,10 +8,13 @@ import type { CrawlbenchApi } from './contract.js';
 import { createApiClient, type ClientLink } from './rpc-client.js';
 import { dispatch, forwardEvents, type DispatchOptions } from './rpc-server.js';
 import type { RpcMessage } from './rpc.js';
+import { API_LIMITS } from './limits.js';
 
 export const IPC_PREFIX = 'crawlbench:';
 export const IPC_CALL = `${IPC_PREFIX}call`;
 export const IPC_EVENT = `${IPC_PREFIX}event`;
+/** The window says how many events it has read (`data`, counted from its first call). */
+export const IPC_EVENTS_READ = `${IPC_PREFIX}events-read`;
 
 export interface IpcSenderLike {
   send(channel: string, msg: RpcMessage): void;
@@ -29,37 +32,68 @@ export interface IpcRendererLike {
 
 /**
  * Serves `api` to every window that calls it; events go to each window that has called once.
- * Every call is answered (rpc-server.ts); `opts.log` is told of internal errors.
+ * Every call is answered (rpc-server.ts); `opts.log` is told of internal errors. A window with
+ * `eventBacklog` events unread (API_LIMITS.eventBacklogEvents) has the next skipped until it
+ * reads them, as a WebSocket client past its backlog (ws-server.ts): answers always go.
  */
-export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike, opts: DispatchOptions = {}): { close(): void } {
-  const senders = new Set<IpcSenderLike>();
+export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike, opts: DispatchOptions & { eventBacklog?: number } = {}): { close(): void } {
+  const backlog = opts.eventBacklog ?? API_LIMITS.eventBacklogEvents;
+  const log = opts.log ?? ((line: string) => console.error(line));
+  const windows = new Map<IpcSenderLike, { sent: number; read: number; skipped: number }>();
   const stop = forwardEvents(api, (msg) => {
-    for (const s of senders) {
-      if (s.isDestroyed?.()) senders.delete(s);
-      else s.send(IPC_EVENT, msg);
+    for (const [s, w] of windows) {
+      if (s.isDestroyed?.()) windows.delete(s);
+      else if (w.sent - w.read >= backlog) {
+        if (w.skipped++ === 0) log(`a window has ${w.sent - w.read} events unread: its events are skipped until it reads them`);
+      } else {
+        if (w.skipped > 0) log(`a window caught up: ${w.skipped} events were skipped`);
+        w.skipped = 0;
+        w.sent++;
+        s.send(IPC_EVENT, msg);
+      }
     }
   });
   ipcMain.handle(IPC_CALL, async (event, msg) => {
-    if (!senders.has(event.sender)) {
-      senders.add(event.sender);
-      event.sender.once?.('destroyed', () => senders.delete(event.sender));
+    if (!windows.has(event.sender)) {
+      windows.set(event.sender, { sent: 0, read: 0, skipped: 0 });
+      event.sender.once?.('destroyed', () => windows.delete(event.sender));
     }
     return dispatch(api, msg, opts);
+  });
+  ipcMain.handle(IPC_EVENTS_READ, async (event, msg) => {
+    const w = windows.get(event.sender);
+    // Never past what was sent: a page that says more cannot lift its own backlog.
+    if (w && Number.isSafeInteger(msg.data)) w.read = Math.min(w.sent, Math.max(w.read, msg.data as number));
+    return { kind: 'result' };
   });
   return {
     close() {
       stop();
       ipcMain.removeHandler(IPC_CALL);
-      senders.clear();
+      ipcMain.removeHandler(IPC_EVENTS_READ);
+      windows.clear();
     },
   };
 }
 
 /** The renderer half (used by the preload). Call `ready()` once so that events start flowing. */
 export function ipcClient(ipcRenderer: IpcRendererLike): CrawlbenchApi {
+  let read = 0;
+  let saying = false;
   const link: ClientLink = {
     call: (msg) => ipcRenderer.invoke(IPC_CALL, msg),
-    onEvent: (cb) => void ipcRenderer.on(IPC_EVENT, (_e, msg) => cb(msg)),
+    onEvent: (cb) =>
+      void ipcRenderer.on(IPC_EVENT, (_e, msg) => {
+        read++;
+        cb(msg);
+        // Once a turn of the event loop, however many came in it: how many this window has read.
+        if (saying) return;
+        saying = true;
+        setTimeout(() => {
+          saying = false;
+          void ipcRenderer.invoke(IPC_EVENTS_READ, { kind: 'event', name: 'read', data: read }).catch(() => {});
+        }, 0);
+      }),
   };
   const api = createApiClient(link);
   // Registers this window for events without waiting for the UI's first call.

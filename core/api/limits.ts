@@ -34,6 +34,12 @@ export const API_LIMITS = {
    * Answers to its calls are always sent.
    */
   eventBacklogBytes: 4 * MiB,
+  /**
+   * Events the desktop window may have unread (it says what it read, every turn of its event
+   * loop) before the next are skipped until it catches up: Electron's IPC queues without a bound,
+   * so a window that hangs would otherwise have every event of a long crawl queued.
+   */
+  eventBacklogEvents: 1000,
   /** Arguments of one call. */
   callArgs: 8,
   /** Nesting of a call's arguments (arrays and objects inside one another). */
