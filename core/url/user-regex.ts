@@ -61,12 +61,22 @@ function runsInLinearTime(source: string): boolean {
 function starHeight(source: string): number | null {
   let root: Tokens;
   try {
-    // ret reads lookaheads, not lookbehinds: for nesting, the two are alike.
-    root = tokenize(source.replace(/(?<!\\)\(\?<([=!])/g, '(?$1'));
+    root = tokenize(forRet(source));
   } catch {
     return null;
   }
   return height(root, 0);
+}
+
+/**
+ * The pattern as `ret` reads it, alike for nesting: a lookbehind as a lookahead, and a group with
+ * modifiers, `(?i:...)` (ret knows neither), as a plain group. Escapes and character classes are
+ * stepped over whole, so `\\(?<=x)` and `[(?<]` are read as they are meant.
+ */
+function forRet(source: string): string {
+  return source.replace(/\\.|\[(?:\\.|[^\]\\])*\]|\(\?<([=!])|\(\?[ims]*(?:-[ims]+)?:/gs, (m, look?: string) =>
+    look !== undefined ? `(?${look}` : m.startsWith('(') ? '(?:' : m,
+  );
 }
 
 /**
