@@ -13,7 +13,7 @@ import { API_LIMITS } from './limits.js';
 export const IPC_PREFIX = 'crawlbench:';
 export const IPC_CALL = `${IPC_PREFIX}call`;
 export const IPC_EVENT = `${IPC_PREFIX}event`;
-/** The window says how many events it has read (`data`, counted from its first call). */
+/** The window says which event it read last (`data`: the number, `seq`, each event is sent with). */
 export const IPC_EVENTS_READ = `${IPC_PREFIX}events-read`;
 
 export interface IpcSenderLike {
@@ -48,8 +48,7 @@ export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike, opts: Dispatc
       } else {
         if (w.skipped > 0) log(`a window caught up: ${w.skipped} events were skipped`);
         w.skipped = 0;
-        w.sent++;
-        s.send(IPC_EVENT, msg);
+        s.send(IPC_EVENT, { ...msg, seq: ++w.sent });
       }
     }
   });
@@ -62,8 +61,12 @@ export function serveIpc(api: CrawlbenchApi, ipcMain: IpcMainLike, opts: Dispatc
   });
   ipcMain.handle(IPC_EVENTS_READ, async (event, msg) => {
     const w = windows.get(event.sender);
-    // Never past what was sent: a page that says more cannot lift its own backlog.
+    // The number of the last event it read: a page loaded again in the window goes on from the
+    // numbers it is sent. Never past what was sent: a page that says more cannot lift its backlog.
     if (w && Number.isSafeInteger(msg.data)) w.read = Math.min(w.sent, Math.max(w.read, msg.data as number));
+    // A page loaded (again) in the window: what was sent to the one before is gone, none unread.
+    // Else a window reloaded while past its backlog would be sent nothing, and say nothing, for good.
+    if (w && msg.name === 'loaded') w.read = w.sent;
     return { kind: 'result' };
   });
   return {
@@ -84,7 +87,7 @@ export function ipcClient(ipcRenderer: IpcRendererLike): CrawlbenchApi {
     call: (msg) => ipcRenderer.invoke(IPC_CALL, msg),
     onEvent: (cb) =>
       void ipcRenderer.on(IPC_EVENT, (_e, msg) => {
-        read++;
+        if (typeof msg.seq === 'number') read = msg.seq;
         cb(msg);
         // Once a turn of the event loop, however many came in it: how many this window has read.
         if (saying) return;
@@ -95,6 +98,7 @@ export function ipcClient(ipcRenderer: IpcRendererLike): CrawlbenchApi {
         }, 0);
       }),
   };
+  void ipcRenderer.invoke(IPC_EVENTS_READ, { kind: 'event', name: 'loaded' }).catch(() => {});
   const api = createApiClient(link);
   // Registers this window for events without waiting for the UI's first call.
   void api.listPolicies().catch(() => {});

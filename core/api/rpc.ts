@@ -17,6 +17,8 @@ export interface RpcMessage {
   /** Arguments array (call), return value (result) or payload (event). */
   data?: unknown;
   error?: WireError;
+  /** An event's number on the desktop's IPC (ipc.ts): the window says which it read last. */
+  seq?: number;
 }
 
 /** An error that came back across a transport: same name, code and message as where it was thrown. */

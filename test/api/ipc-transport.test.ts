@@ -57,6 +57,7 @@ describe('a window that stops reading its events', () => {
       await settle();
       expect(events).toBe(1000);
       expect(lines).toEqual(['a window has 1000 events unread: its events are skipped until it reads them']);
+      // It reads them: each event came with its number.
       await ipcRenderer.invoke(IPC_EVENTS_READ, { kind: 'event', name: 'read', data: 1000 });
       emit(1);
       await settle();
@@ -69,6 +70,14 @@ describe('a window that stops reading its events', () => {
       expect(events).toBe(2001);
       // Answers still go.
       expect(await ipcRenderer.invoke(IPC_CALL, { kind: 'call', id: 2, name: 'listPolicies', data: [] })).toMatchObject({ kind: 'result', id: 2 });
+      // The page is loaded again in the same window (Ctrl+R) while past its backlog: the new page gets events.
+      const page = ipcClient(ipcRenderer);
+      const seen: number[] = [];
+      page.onStats((s) => seen.push((s as unknown as { i: number }).i));
+      await page.listPolicies();
+      emit(3);
+      await settle();
+      expect(seen).toEqual([0, 1, 2]);
     } finally {
       await close();
     }
