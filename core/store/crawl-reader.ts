@@ -16,7 +16,7 @@ import type { Statement } from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import type { CrawlState } from './crawl-state.js';
-import { openDatabase, upgradingError, type Db } from './database.js';
+import { openDatabase, schemaBehind, upgradingError, type Db } from './database.js';
 import { linksOfPage } from './crawl-rows.js';
 import { completeReadIndexes, readIndexesComplete } from './page-search-index.js';
 import { readAllLinks } from './link-ranges.js';
@@ -194,10 +194,11 @@ export class CrawlReader {
     try {
       reader = CrawlReader.open(path, opts);
     } catch (err) {
-      // Only a crawl made by an earlier schema (1 and up): an empty or foreign file is left as it is.
-      const older = err instanceof CrawlError ? /schema (\d+) needs migrating/.exec(err.message) : null;
-      if (!older || Number(older[1]) < 1) throw err;
-      if (opts.upgrade === false) throw upgradingError(path, Number(older[1]));
+      // Only a crawl made by an earlier schema (1 and up), read off the file's header rather than
+      // the refusal's words: an empty or foreign file is left as it is.
+      const older = err instanceof CrawlError ? schemaBehind(path) : null;
+      if (older === null) throw err;
+      if (opts.upgrade === false) throw upgradingError(path, older);
       openDatabase(path).release();
       reader = CrawlReader.open(path, opts);
     }
