@@ -15,6 +15,7 @@ import { jetstreamManager, AckPolicy, DeliverPolicy, type JetStreamManager } fro
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
+import { readJson } from './broker-input.js';
 import { validateSettings, type CrawlSettings, type CrawlSettingsInput } from '../config/settings.js';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
 import type { NewUrlRule, PartModel, PartVector } from './assignment.js';
@@ -87,26 +88,12 @@ const StatusShape = z.object({
   leaseRequests: count.optional(), pagesPerSecond: z.number().nonnegative(), beat: count, state: z.enum(['running', 'paused', 'ended', 'disk-full']),
 });
 
-/** `text` as `schema` reads it, or why not (its first problem, with where). */
-function parsed<T>(schema: z.ZodType<T>, text: string): { ok: T } | { problem: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { problem: `not JSON (${(err as Error).message})` };
-  }
-  const r = schema.safeParse(raw);
-  if (r.success) return { ok: r.data };
-  const issue = r.error.issues[0];
-  return { problem: issue ? `${issue.path.join('.') || 'the value'}: ${issue.message}` : 'not of its shape' };
-}
-
 const badDefinition = (what: string, problem: string) =>
   new CrawlError(ErrorCodes.PARALLEL_BAD_DEFINITION, `the broker's ${what} is not one crawlbench wrote (${problem}): start the crawl under another name, or delete its bucket and stream on the broker`);
 
 /** The definition the broker holds, checked: its settings as a crawl's are (validateSettings), its shares one a part. */
 export function parseDefinition(text: string): ParallelDefinition {
-  const r = parsed(DefinitionShape, text);
+  const r = readJson(DefinitionShape, text);
   if ('problem' in r) throw badDefinition('crawl definition', r.problem);
   const d = r.ok;
   if (d.maxPagesShare !== null && d.maxPagesShare.length !== d.parts) throw badDefinition('crawl definition', `maxPagesShare: ${d.maxPagesShare.length} shares for ${d.parts} parts`);
@@ -121,7 +108,7 @@ export function parseDefinition(text: string): ParallelDefinition {
 
 /** A worker's status as the coordinator reads it; null with the problem when it is not one. */
 export function parseStatus(text: string, part: number): { status: WorkerStatus } | { problem: string } {
-  const r = parsed(StatusShape, text);
+  const r = readJson(StatusShape, text);
   if ('problem' in r) return r;
   if (r.ok.part !== part) return { problem: `it names part ${r.ok.part}` };
   return { status: r.ok };
@@ -247,7 +234,7 @@ export async function readDefinition(kv: KV): Promise<{ def: ParallelDefinition;
   for (let c = 0; c < def.vectorChunks; c++) {
     const chunk = await kvText(kv, `vector.${c}`);
     if (chunk === null) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the crawl ${def.name}'s part vector is incomplete in the broker (vector.${c} missing)`);
-    const r = parsed(VectorChunk, chunk);
+    const r = readJson(VectorChunk, chunk);
     if ('problem' in r) throw badDefinition(`part vector (vector.${c})`, r.problem);
     const out = r.ok.parts.findIndex((p) => p >= def.parts);
     if (out >= 0) throw badDefinition(`part vector (vector.${c})`, `parts.${out}: part ${r.ok.parts[out]} outside 0..${def.parts - 1}`);

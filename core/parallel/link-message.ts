@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { canonicalize } from '../url/canonical.js';
+import { readJson } from './broker-input.js';
 
 /** [url, depth, redirects, anchor, nofollow] */
 export type WireLink = [string, number, number, string | null, 0 | 1];
@@ -54,18 +55,9 @@ const Message = z.object({
  * why it is refused: not JSON, or not of the exchange's shape (a part outside 0..parts-1).
  */
 export function readLinkMessage(text: string, parts: number): { message: LinkMessage | ShorterPaths; dropped: number } | { problem: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { problem: `not JSON (${(err as Error).message})` };
-  }
-  const read = Message.safeParse(raw);
-  if (!read.success) {
-    const issue = read.error.issues[0];
-    return { problem: `not an exchange message (${issue ? `${issue.path.join('.') || 'the message'}: ${issue.message}` : 'its shape'})` };
-  }
-  const m = read.data;
+  const read = readJson(Message, text);
+  if ('problem' in read) return { problem: read.problem.startsWith('not JSON') ? read.problem : `not an exchange message (${read.problem})` };
+  const m = read.ok;
   if (m.from >= parts) return { problem: `from part ${m.from}, outside 0..${parts - 1}` };
   if (m.shorter === 1 && m.src === undefined) return { problem: 'src: required with shorter' };
   let dropped = 0;

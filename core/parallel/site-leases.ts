@@ -26,6 +26,7 @@ import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { readJson } from './broker-input.js';
 
 /** The least max age of the lease bucket: a dead worker's sites are free within it (3 s). */
 export const MIN_LEASE_AGE_MS = 3000;
@@ -62,12 +63,8 @@ const LeaseShape = z.object({ holder: z.string(), state: z.enum(['busy', 'free']
  * the worker died, was started again and died on it again; a gap of 10^12 ms held the site for ever.
  */
 export function readLease(text: string): LeaseValue | null {
-  try {
-    const r = LeaseShape.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  const r = readJson(LeaseShape, text);
+  return 'ok' in r ? r.ok : null;
 }
 
 export type LostReason = 'expired' | 'taken';

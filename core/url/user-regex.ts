@@ -47,8 +47,8 @@ export function userRegExp(source: string, check = true): RegExp | { problem: st
   };
 }
 
-/** True when V8's linear-time engine can run the pattern (the flag above lets a pattern fall back to it). */
-function runsInLinearTime(source: string): boolean {
+/** True when V8's linear-time engine can run the pattern here (the flag above lets a pattern fall back to it). */
+export function runsInLinearTime(source: string): boolean {
   try {
     new RegExp(source, 'l');
     return true;
