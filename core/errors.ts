@@ -40,6 +40,8 @@ export const ErrorCodes = {
   PARALLEL_UNKNOWN_CRAWL: 'CRAWL_PARALLEL_UNKNOWN_CRAWL',
   /** What the broker holds of a parallel crawl (its definition, its part vector) is not what crawlbench writes there. */
   PARALLEL_BAD_DEFINITION: 'CRAWL_PARALLEL_BAD_DEFINITION',
+  /** A worker of a parallel crawl refused what it was given (exit 2: its part file, the definition): the crawl paused. */
+  PARALLEL_WORKER_REFUSED: 'CRAWL_PARALLEL_WORKER_REFUSED',
   /** A worker's lease on a site (politeness across workers) was taken by another: its session stops. */
   LEASE_LOST: 'CRAWL_LEASE_LOST',
   // Database problems (never overwrite the file).
@@ -126,6 +128,7 @@ const USER_ERRORS = new Set<ErrorCode>([
   ErrorCodes.PARALLEL_CRAWL_RUNNING,
   ErrorCodes.PARALLEL_UNKNOWN_CRAWL,
   ErrorCodes.PARALLEL_BAD_DEFINITION,
+  ErrorCodes.PARALLEL_WORKER_REFUSED,
   ErrorCodes.EXPORT_NO_CONTENT,
   ErrorCodes.DB_CORRUPT,
   ErrorCodes.DB_LOCKED,

@@ -54,7 +54,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     .catch((err: unknown) => {
       // A part's disk full paused the whole crawl: said as a crawl of one process says it, exit 3.
       if (!(err instanceof CrawlError) || err.code !== ErrorCodes.DISK_FULL) throw err;
-      process.stdout.write(`PAUSED: ${err.message}\n`);
+      process.stdout.write(flags.json ? JSON.stringify({ state: 'paused', stopReason: 'disk-full', message: err.message }) + '\n' : `PAUSED: ${err.message}\n`);
       return DISK_FULL_EXIT;
     })
     .finally(() => {

@@ -1,4 +1,6 @@
-import { badOption } from '../errors.js';
+import type { CrawlSummary } from '../engine/crawler.js';
+import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { storageFull } from '../parallel/broker.js';
 import { DISK_FULL_EXIT } from '../parallel/definition.js';
 import { runWorker } from '../parallel/worker.js';
 import { defineCommand } from './command.js';
@@ -14,8 +16,11 @@ until the coordinator ends the crawl. Started again, it resumes from its databas
   --dir DIR              where the part databases live (default NAME.parts)
   --end-with-stdin       pause (commit) and end when standard input closes: the coordinator
                          starts its workers so, and they end with it however it dies
-SIGTERM or Ctrl-C pauses: every part commits and the worker ends. It exits 3 when a part paused
-because its disk (or --max-db-size) is full: the coordinator then pauses the whole crawl.
+SIGTERM or Ctrl-C pauses: every part commits and the worker ends. Exit codes: 3 when a part
+paused because its disk (or --max-db-size, or the broker's storage) is full, and 2 when it refused
+what it was given (its part file, the crawl's definition): the coordinator then pauses the whole
+crawl; 1 when the broker did not answer or another process holds its part file: it starts the
+worker again later.
 ${BROKER_USAGE}`;
 
 export const workerCommand = defineCommand({
@@ -32,10 +37,25 @@ export const workerCommand = defineCommand({
       if (!Number.isInteger(n) || n < 0) throw badOption('--parts-to-take', `"${s}" is not a part number`);
       return n;
     });
-    const summaries = await runWorker({
-      broker: flags.broker, credentials: credentialsFromFlags(flags), crawl: flags.crawl,
-      ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}), endWithStdin: !!flags['end-with-stdin'],
-    });
+    let summaries: CrawlSummary[];
+    try {
+      summaries = await runWorker({
+        broker: flags.broker, credentials: credentialsFromFlags(flags), crawl: flags.crawl,
+        ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}), endWithStdin: !!flags['end-with-stdin'],
+      });
+    } catch (err) {
+      // A full disk met outside the crawl's own pause (opening a part, the broker's store): the
+      // same exit 3, so that the coordinator pauses the crawl rather than starting this again.
+      // A broker away or a part file another process holds may be gone by the next start: exit 1,
+      // which the coordinator answers by starting this again later (exit 2 pauses the crawl).
+      if (err instanceof CrawlError && (err.code === ErrorCodes.BROKER_UNREACHABLE || err.code === ErrorCodes.DB_LOCKED)) {
+        process.stderr.write(`crawlbench worker: ${err.message} [${err.code}]\n`);
+        return 1;
+      }
+      if (!storageFull(err)) throw err;
+      process.stderr.write(`crawlbench worker: the disk (or the broker's storage) is full: ${(err as Error).message} [${ErrorCodes.DISK_FULL}]\n`);
+      return DISK_FULL_EXIT;
+    }
     for (const s of summaries) process.stderr.write(`${s.db}: ${s.stopReason}, ${s.pagesFetched} pages fetched\n`);
     // As crawl's: 3 when a part paused because its disk (or --max-db-size) is full; the coordinator then pauses the crawl.
     return summaries.some((s) => s.stopReason === 'disk-full') ? DISK_FULL_EXIT : 0;

@@ -12,7 +12,8 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { CrawlError, ErrorCodes, badOption, isDiskFull } from '../errors.js';
 import { executable, onPath } from '../graph/tools.js';
 import type { BrokerCredentials } from './broker-credentials.js';
 
@@ -22,6 +23,22 @@ export { CREDENTIAL_ENV, credentialsEnv, credentialsFromEnv, type BrokerCredenti
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** JetStream's "insufficient storage resources available": the broker's store has no room. */
+const JS_INSUFFICIENT_RESOURCES = 10047;
+
+/**
+ * A failure because a disk is full: this machine's (SQLite, a file write), or the broker's store
+ * (the embedded nats-server keeps it in NAME.parts, on the same disk). A parallel crawl pauses
+ * whole on it, as a crawl of one process pauses (exit 3), rather than starting workers again.
+ */
+export function storageFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as Error).cause, depth++) {
+    if (e instanceof CrawlError ? e.code === ErrorCodes.DISK_FULL : isDiskFull(e)) return true;
+    if (e instanceof JetStreamApiError && (e.code === JS_INSUFFICIENT_RESOURCES || /insufficient (storage )?resources/i.test(e.message))) return true;
+  }
+  return false;
 }
 
 /** Checks a broker URL (nats:// or tls://) and refuses one outside loopback without credentials. */

@@ -17,7 +17,7 @@ import { END_REASON } from '../engine/crawler.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
-import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, type BrokerCredentials } from './broker.js';
+import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, storageFull, type BrokerCredentials } from './broker.js';
 import { DISK_FULL_EXIT, HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, parseStatus, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
@@ -105,19 +105,28 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const def = resumed ? await runLimits(kv, defined.def, o) : defined.def;
     if ((def.replicas ?? 1) > 1) o.note(`the broker keeps ${def.replicas} copies of the crawl's stream and buckets (a NATS cluster: a server lost loses nothing)`);
     await kv.delete('end');
+    await kv.delete('pause');
     // The last run's statuses: one that said its disk was full would pause this run at once.
     for (let p = 0; p < def.parts; p++) await kv.delete(`status.${p}`);
     const jsm = await ensureStream(nc, name, def.parts, def.replicas ?? 1);
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
     const beat = setInterval(() => {
       void kv.put('coordinator', coordinatorBeat()).catch(() => {});
-      writeRunFile(dir, { pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, brokerStore: embedded ? store : null, workers: workers.pids() });
+      try {
+        writeRunFile(dir, { pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, brokerStore: embedded ? store : null, workers: workers.pids() });
+      } catch (err) {
+        // Thrown from a timer it ended the process with a stack trace; a full disk pauses the crawl instead.
+        if (storageFull(err)) watch.diskFull(`this machine (writing ${dir}/coordinator.json)`);
+        else watch.once('run-file', `could not write ${dir}/coordinator.json: ${(err as Error).message}`);
+      }
     }, HEARTBEAT_MS);
     await kv.put('coordinator', coordinatorBeat());
     try {
       workers.start(def.parts);
       const end = await waitForEnd(kv, jsm, def, o.progress, watch, o.signal);
       if (end !== 'ended') {
+        // Workers on other machines read it within 500 ms; this machine's are told at once.
+        await kv.put('pause', String(Date.now())).catch(() => {});
         await workers.pauseAll(60_000);
         if (end === 'paused') return null;
         throw end;
@@ -137,6 +146,12 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, o.vector, def.newUrls);
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
     return { name, broker: url, replicas: def.replicas ?? 1, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
+  } catch (err) {
+    // The broker's store (the embedded one is in NAME.parts) or this disk full: said as a full disk, exit 3, not as an internal error.
+    if (storageFull(err) && !(err instanceof CrawlError && err.code === ErrorCodes.DISK_FULL)) {
+      throw new CrawlError(ErrorCodes.DISK_FULL, `the disk (or the broker's storage) is full: ${(err as Error).message}; every worker paused with what it had committed. Free space and run the same command to resume`, { cause: err });
+    }
+    throw err;
   } finally {
     workers.killAll();
     await closeConnection(nc);
@@ -211,6 +226,10 @@ class Watch {
     if (this.told.has(key)) return;
     this.told.add(key);
     this.note(line);
+  }
+
+  refused(which: string): void {
+    this.halt ??= new CrawlError(ErrorCodes.PARALLEL_WORKER_REFUSED, `${which} refused to run (exit 2; its own line above says why); every worker paused with what it had committed. Mend that and run the same command to resume`);
   }
 
   diskFull(where: string): void {
@@ -295,14 +314,16 @@ class LocalWorkers {
     private readonly watch: Watch,
   ) {}
 
-  /** N processes take the parts round robin. */
+  /**
+   * N processes here take parts 0..N-1, one each; workers on other machines take the rest
+   * (`crawlbench worker --parts-to-take`). Before, the N processes took every part round robin,
+   * so a part given to another machine as the README shows was crawled twice, by two workers
+   * sharing its consumer.
+   */
   start(k: number): void {
-    const n = Math.max(1, Math.min(this.o.localWorkers, k));
-    for (let w = 0; w < n; w++) {
-      const parts: number[] = [];
-      for (let p = w; p < k; p += n) parts.push(p);
-      this.spawn(w, parts);
-    }
+    const n = Math.max(0, Math.min(this.o.localWorkers, k));
+    for (let w = 0; w < n; w++) this.spawn(w, [w]);
+    if (n < k) this.o.note(`parts ${n === k - 1 ? n : `${n}-${k - 1}`} are left to workers on other machines: crawlbench worker --broker URL --crawl ${this.name} --parts-to-take ...`);
   }
 
   private spawn(w: number, parts: number[]): void {
@@ -316,7 +337,11 @@ class LocalWorkers {
       if (this.ending) return;
       // Its disk (or --max-db-size) is full (the worker's exit code 3, as crawl's): started again it
       // would end at once; the crawl pauses whole instead.
-      if (code === DISK_FULL_EXIT) return this.watch.diskFull(`part${parts.length > 1 ? 's' : ''} ${parts.join(',')} (worker ${w})`);
+      const which = `part${parts.length > 1 ? 's' : ''} ${parts.join(',')} (worker ${w})`;
+      if (code === DISK_FULL_EXIT) return this.watch.diskFull(which);
+      // It refused what it was given (its part file, the definition: its own line above says
+      // which): started again it would refuse again, so the crawl pauses whole.
+      if (code === 2) return this.watch.refused(which);
       this.restarts++;
       // A worker that keeps ending at once (a full disk, a part it cannot open) is started again
       // later each time, up to a minute apart, not every 300 ms for ever; one that ran a while, soon.

@@ -11,7 +11,7 @@
  * coordinator still beats is refused; one whose coordinator is gone resumes it.
  */
 import { hostname } from 'node:os';
-import { jetstreamManager, AckPolicy, DeliverPolicy, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { z } from 'zod';
@@ -77,7 +77,7 @@ const DefinitionShape = z.object({
   newUrls: z.enum(['discoverer', 'hash']),
   settings: z.record(z.string(), z.unknown()),
   maxPagesShare: z.array(count).nullable(),
-  exchangeBatchMs: count.optional(),
+  exchangeBatchMs: z.number().nonnegative().finite().optional(),
   replicas: z.number().int().min(1).max(5).optional(),
   vectorChunks: count,
   createdAt: z.string(),
@@ -193,8 +193,13 @@ export async function crawlBucket(nc: NatsConnection, name: string, replicas: nu
     const kv = await kvm.open(`crawlbench_${name}`);
     await kv.status();
     return kv;
-  } catch {
-    throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the broker holds no crawl named ${name}`);
+  } catch (err) {
+    // Only a bucket the broker says is not there is no crawl: a broker that did not answer in time
+    // (stopped, overloaded) is away, and a worker started again later finds the crawl.
+    if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) {
+      throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `the broker holds no crawl named ${name}`);
+    }
+    throw new CrawlError(ErrorCodes.BROKER_UNREACHABLE, `the broker did not give the crawl ${name}'s bucket (${(err as Error).message})`, { cause: err });
   }
 }
 
@@ -205,6 +210,9 @@ export async function crawlBucket(nc: NatsConnection, name: string, replicas: nu
 export async function defineCrawl(kv: KV, def: ParallelDefinition, vector: PartVector | null): Promise<{ def: ParallelDefinition; resumed: boolean }> {
   const chunks = vector ? Math.ceil(vector.labels.length / VECTOR_CHUNK) : 0;
   const full = { ...def, vectorChunks: chunks };
+  // Read back as a worker will read it: a definition the workers would refuse is never written
+  // (a crawl that could not run, every worker refusing it at each start).
+  parseDefinition(JSON.stringify(full));
   try {
     // Chunks first: the definition's key, written last with create-if-absent, is what makes the crawl exist.
     for (let c = 0; c < chunks; c++) {

@@ -392,8 +392,10 @@ export class PartExchange implements PartHook {
  * created. JetStream drops a message whose id it saw within 10 minutes, and each part keeps the
  * ids it took in (exchange_seen) for good; ids are numbered by the file's rows, so a part file
  * made again (deleted, or left half-made by a kill) would have sent ids already seen, and every
- * URL in them would have been dropped in silence. A file made before this (no created_at) keeps
- * the ids it had.
+ * URL in them would have been dropped in silence. A part file of an earlier version takes the
+ * prefix when it resumes: the ids it stored before (its outbox) keep theirs, and neither form
+ * can be the other (`e...` against a page id or `b...`). A file without created_at (none that
+ * crawlbench made) keeps the ids of the part alone.
  */
 export function messageIdPrefix(part: number, createdAt: string | undefined): string {
   const at = createdAt === undefined ? NaN : Date.parse(createdAt);

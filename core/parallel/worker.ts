@@ -6,7 +6,7 @@
  * from its database and its durable consumer.
  *
  * Every 500 ms it writes its status to the crawl's bucket (status.I) and reads whether the
- * coordinator has ended the crawl (the key `end`).
+ * coordinator has ended the crawl (the key `end`) or paused it (`pause`).
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -149,21 +149,24 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
       sent: exchange.sent, received: exchange.received, outbox: exchange.outboxSize(), leaseRequests: leases?.traffic.requests ?? 0, pagesPerSecond: s.pagesPerSecond, beat: ++beat, state,
     };
     await kv.put(`status.${part}`, JSON.stringify(st));
-    return (await kvText(kv, 'end')) !== null;
+    if ((await kvText(kv, 'end')) !== null) return 'end';
+    return (await kvText(kv, 'pause')) !== null ? 'pause' : null;
+  };
+  const pause = () => {
+    exchange.stopPulling();
+    crawler.pause();
   };
   let ticking = false;
   const timer = setInterval(() => {
     if (ticking) return;
     ticking = true;
     status('running')
-      .then((end) => (end ? exchange.end() : undefined))
+      // The coordinator paused the crawl (Ctrl-C, a part's full disk): workers on other machines too.
+      .then((say) => (say === 'end' ? exchange.end() : say === 'pause' ? pause() : undefined))
       .catch(() => {}) // the broker is away: the next tick tries again
       .finally(() => (ticking = false));
   }, 500);
-  const unwatch = lifeline.add(() => {
-    exchange.stopPulling();
-    crawler.pause();
-  });
+  const unwatch = lifeline.add(pause);
   try {
     const summary = await crawler.run();
     clearInterval(timer);

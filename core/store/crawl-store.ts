@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { validateSettings } from '../config/settings.js';
 import { CrawlReader, type CrawlTotals } from './crawl-reader.js';
@@ -140,7 +140,18 @@ export class CrawlStore {
       this.detachWriter();
       writer.terminate();
     }
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    try {
+      if (this.db.inTransaction) this.db.exec('COMMIT');
+    } catch (err) {
+      // A full disk (the run paused for it, or fills it now): what was not committed is given
+      // up, as the crawl's disk-full end gives it up, and the file resumes from its last commit.
+      // Before, the failed COMMIT threw out of close() and left the file's lock held.
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (!isDiskFull(err)) {
+        this.release();
+        throw err;
+      }
+    }
     this.release();
   }
 

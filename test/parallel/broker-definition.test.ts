@@ -28,6 +28,8 @@ function good(name: string): ParallelDefinition {
 it('a definition as written reads back as it was; one of another shape is refused naming its field', () => {
   const def = good('x');
   expect(parseDefinition(JSON.stringify(def))).toEqual(def);
+  // --exchange-batch 1.5ms, as the CLI reads it (a count would have refused a crawl the coordinator itself wrote).
+  expect(parseDefinition(JSON.stringify({ ...def, exchangeBatchMs: 1.5 })).exchangeBatchMs).toBe(1.5);
   const refused = (text: string) => {
     try {
       parseDefinition(text);

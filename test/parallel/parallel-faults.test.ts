@@ -11,6 +11,7 @@
  * - a 3-node NATS cluster on loopback keeping 3 copies of the crawl's stream and buckets, the
  *   server leading the stream killed mid-crawl: the crawl goes on; nothing lost.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
@@ -176,17 +177,17 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
         for (const payload of ['garbage{', '{"id":"x1","from":{},"links":[]}', '{"id":"x2","from":"abc","links":[["http://a.test/",0,0,null,0]]}', '{"id":"x3","from":9,"links":[]}', '{"id":"x4","from":1,"links":[["http://a.test/",-1000000,-7,null,0]]}']) {
           await js.publish(`crawlbench.${name}.part.0`, payload, { msgID: `foreign-${payload.length}-${payload.slice(0, 12)}` });
         }
-        // A status that is not a worker's, written over part 0's for a second (its worker writes its own every 500 ms).
+        // A status that is not a worker's, written over part 0's for 3 s (its worker writes its own every 500 ms, the coordinator reads it as often).
         const kv = await new Kvm(nc).open(`crawlbench_${name}`);
-        for (let i = 0; i < 12; i++) {
+        for (let i = 0; i < 60; i++) {
           await kv.put('status.0', i % 2 ? 'garbage{' : JSON.stringify({ part: 0, idle: 'yes' }));
-          await sleep(100);
+          await sleep(50);
         }
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/part 0: a message on its subject was refused, not JSON/);
       // Told once (before: taken for the broker being away, in silence), and the crawl still ends.
-      expect(r.stderr.match(/part 0's status in the broker is not a worker's \((not JSON|pid: )/g)).toHaveLength(1);
+      expect(r.stderr.match(/part 0's status in the broker is not a worker's \((not JSON|pid: )/g), r.stderr).toHaveLength(1);
       expect(fetchedUrls(db)).toEqual(truth);
       const s = JSON.parse(r.stdout) as ParallelSummaryJson;
       expect(s.merge.pagesFetched).toBe(truth.length);
@@ -196,20 +197,32 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     }
   }, 150_000);
 
-  it('a worker that keeps ending at once (its part cannot be opened) is started again later each time, not every 300 ms for ever', async () => {
+  it('a worker that keeps dying at once is started again later each time, not every 300 ms for ever', async () => {
     const name = 'unopenable';
     const db = join(dir, `${name}.db`);
     onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
-    // Part 1's database is a folder: its worker ends at once, every time.
-    mkdirSync(join(dir, `${name}.parts`, 'part-1.db'), { recursive: true });
+    // Part 1's write-ahead log is a folder: SQLite cannot open the part, its worker dies at once (exit 1), every time.
+    mkdirSync(join(dir, `${name}.parts`, 'part-1.db-wal'), { recursive: true });
     const run = startCrawl(db, [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash']);
     await sleep(12_000);
     run.child.kill('SIGINT');
     const r = await run.done;
-    const waits = [...r.stderr.matchAll(/worker 1 \(parts 1\) ended \(exit \d+\); starting it again in ([\d.]+) s/g)].map((m) => Number(m[1]));
+    const waits = [...r.stderr.matchAll(/worker 1 \(parts 1\) ended \(exit 1\); starting it again in ([\d.]+) s/g)].map((m) => Number(m[1]));
     expect(waits.length, r.stderr).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < waits.length; i++) expect(waits[i]).toBe(Math.min(60, 2 * waits[i - 1]!));
     expect(r.stdout).toMatch(/^paused: every worker committed its part/m);
+  }, 120_000);
+
+  it('a worker that refuses its part (not a crawl file) pauses the crawl in one line naming it, rather than being started again for ever', async () => {
+    const name = 'refused';
+    const db = join(dir, `${name}.db`);
+    onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
+    mkdirSync(join(dir, `${name}.parts`, 'part-1.db'), { recursive: true });
+    const r = await within(parallelCrawl(db, [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash']), 60_000, 'the crawl paused');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/part-1\.db: cannot be read .*\[CRAWL_DB_CORRUPT\]/);
+    expect(r.stderr).toMatch(/^crawlbench crawl: part 1 \(worker 1\) refused to run \(exit 2; its own line above says why\); every worker paused.*\[CRAWL_PARALLEL_WORKER_REFUSED\]$/m);
+    expect(r.stderr).not.toMatch(/starting it again/);
   }, 120_000);
 
   it('a part whose disk fills pauses the whole crawl (exit 3, in words, nothing started again); the same command with room resumes it and loses nothing', async () => {
@@ -228,6 +241,60 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     expect(resumed.stderr).toMatch(/each part's database may now grow to 50,000,000 bytes/);
     expect(fetchedUrls(db)).toEqual(truth);
   }, 180_000);
+
+  it('a disk that really fills (a 3 MB file system holding the crawl and its broker\'s store): paused whole, exit 3, again while it is full, and resumed whole once there is room', async (ctx) => {
+    // Before: the worker died on the failed COMMIT at close (exit 1) and was started again, and
+    // run again the coordinator died on a stack trace (its run file) or the broker's "insufficient storage".
+    const mnt = join(dir, 'small-disk');
+    mkdirSync(mnt, { recursive: true });
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
+    if (mounted.status !== 0) {
+      console.log(`skipped: a full disk needs a small file system, and mount -t tmpfs was refused here (${String(mounted.stderr).trim()})`);
+      return ctx.skip();
+    }
+    const db = join(mnt, 'real.db');
+    onTestFinished(() => {
+      killLeftovers(join(mnt, 'real.parts'));
+      spawnSync('umount', ['-l', mnt]);
+    });
+    const args = ['crawl', '--db', db, ...flags, '--parts', '2', '--model', 'site', '--assign', 'hash'];
+    for (const run of ['fills', 'still full']) {
+      const r = await crawlbench(args, { killAfterMs: 100_000 });
+      expect(r.code, `${run}: ${r.stderr}`).toBe(3);
+      expect(r.stdout, run).toMatch(/^PAUSED: .*(disk|storage).* is full/m);
+      expect(r.stderr, run).not.toMatch(/starting it again|internal error/);
+    }
+    expect(spawnSync('mount', ['-o', 'remount,size=300m', mnt]).status).toBe(0);
+    const room = await crawlbench([...args, '--json'], { killAfterMs: 100_000 });
+    expect(room.code, room.stderr).toBe(0);
+    expect(fetchedUrls(db)).toEqual(truth);
+  }, 300_000);
+
+  it('--local-workers 2 of 3 parts: this machine runs parts 0 and 1 only, a worker elsewhere takes part 2, and the merged crawl is whole', async () => {
+    // Before: the 2 local processes took every part round robin (0,2 and 1), so part 2 had two workers.
+    const name = 'spread';
+    const db = join(dir, `${name}.db`);
+    const parts = join(dir, `${name}.parts`);
+    onTestFinished(() => killLeftovers(parts));
+    const broker = await EmbeddedBroker.start(findNatsServer(), join(dir, 'spread-broker'), null, () => {});
+    let elsewhere: Promise<{ code: number | null; stderr: string }> | null = null;
+    try {
+      const r = await parallelCrawl(db, [...flags, '--parts', '3', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '2', '--json'], async () => {
+        const local = await processes(parts, 2);
+        expect(local.workers).toHaveLength(2);
+        for (const pid of local.workers) expect(commandLine(pid)).toMatch(/--parts-to-take [01] /);
+        elsewhere = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '2', '--dir', parts], { killAfterMs: 100_000 });
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/parts 2 are left to workers on other machines/);
+      const w = await elsewhere!;
+      expect(w.code, w.stderr).toBe(0);
+      expect(fetchedUrls(db)).toEqual(truth);
+      expect((JSON.parse(r.stdout) as ParallelSummaryJson).merge.workers.map((x) => x.part)).toEqual([0, 1, 2]);
+    } finally {
+      await broker.stop();
+    }
+  }, 150_000);
 
   it("the same crawl made again from nothing on a broker that ran it minutes before: its parts' messages are not taken for the first run's, and nothing is lost", async () => {
     // Before: message ids were numbered by the part file's rows, so the new files sent ids the
