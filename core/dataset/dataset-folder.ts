@@ -7,11 +7,10 @@
  * either of them. Nodes are 0..n-1: the file's own ids when they are 0..n-1, else the rows
  * in file order. Links become CSR in file order, self-links and repeated pairs dropped.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { CrawlError, ErrorCodes } from '../errors.js';
-import { parsePairs } from './tsv.js';
+import { DATASET_LIMITS, gunzipDatasetFile, parsePairs } from './tsv.js';
 
 export interface DatasetGraph {
   dir: string;
@@ -49,7 +48,7 @@ export function readDatasetFolder(dir: string): DatasetGraph {
 
   let pairs;
   try {
-    pairs = parsePairs(gunzip(join(dir, 'links.tsv.gz')), `${dir}/links.tsv.gz`);
+    pairs = parsePairs(gunzip(dir, 'links.tsv.gz'), `${dir}/links.tsv.gz`);
   } catch (err) {
     throw new CrawlError(ErrorCodes.BAD_GRAPH, `--graph: ${(err as Error).message}`);
   }
@@ -68,7 +67,7 @@ export function readDatasetFolder(dir: string): DatasetGraph {
 
 /** Rows of pages.tsv.gz: id<TAB>url, or id<TAB>url<TAB>bytes in every row. */
 function readPages(dir: string): { fileIds: number[]; urls: string[]; sizes: number[] | null } {
-  const text = gunzip(join(dir, 'pages.tsv.gz')).toString('utf8');
+  const text = gunzip(dir, 'pages.tsv.gz').toString('utf8');
   const fileIds: number[] = [];
   const urls: string[] = [];
   let sizes: number[] | null = null;
@@ -99,11 +98,11 @@ function readPages(dir: string): { fileIds: number[]; urls: string[]; sizes: num
   return { fileIds, urls, sizes };
 }
 
-function gunzip(file: string): Buffer {
+function gunzip(dir: string, name: keyof typeof DATASET_LIMITS): Buffer {
   try {
-    return gunzipSync(readFileSync(file));
+    return gunzipDatasetFile(dir, name);
   } catch (err) {
-    throw new CrawlError(ErrorCodes.BAD_GRAPH, `--graph: cannot read ${file} (${(err as Error).message})`);
+    throw new CrawlError(ErrorCodes.BAD_GRAPH, `--graph: ${(err as Error).message}`);
   }
 }
 

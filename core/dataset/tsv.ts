@@ -4,6 +4,30 @@
  * by the simulator (to replay policies on it); parsed from bytes, since a 10-million-link file
  * split into strings would cost seconds and gigabytes.
  */
+import { readFileSync } from 'node:fs';
+import { constants } from 'node:buffer';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+/**
+ * The most a dataset file may hold once decompressed: pages.tsv is read as one string (V8's
+ * longest, about 512 MiB), links.tsv as bytes, 2 GiB (about 130 million links). A file that
+ * inflates past it (a gzip bomb: 13 MB made 3 GB and took the server to 7.7 GB before it failed)
+ * stops there.
+ */
+export const DATASET_LIMITS = { 'pages.tsv.gz': constants.MAX_STRING_LENGTH, 'links.tsv.gz': 2 * 1024 ** 3 } as const;
+
+/** A dataset folder's file decompressed, at most its DATASET_LIMITS; why not as the error's words. */
+export function gunzipDatasetFile(dir: string, name: keyof typeof DATASET_LIMITS): Buffer {
+  const file = join(dir, name);
+  const cap = DATASET_LIMITS[name];
+  try {
+    return gunzipSync(readFileSync(file), { maxOutputLength: cap });
+  } catch (err) {
+    const past = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+    throw new Error(past ? `${file} decompresses to more than ${Math.round(cap / 1024 ** 2)} MiB, past what crawlbench reads of a dataset's ${name}` : `cannot read ${file} (${(err as Error).message})`);
+  }
+}
 
 /** Parses "a<TAB>b\n" lines of non-negative integers straight from bytes. */
 export function parsePairs(buf: Buffer, name: string): { src: Int32Array; dst: Int32Array; count: number } {

@@ -7,12 +7,12 @@
  * same format, so a generated web round-trips. Loading is synchronous (the CLI builds its web
  * synchronously) and parses bytes directly: the 53k-page / 580k-link dataset loads in ~0.2 s.
  */
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { gunzipSync, createGzip } from 'node:zlib';
-import { parsePairs } from '../dataset/tsv.js';
+import { createGzip } from 'node:zlib';
+import { gunzipDatasetFile, parsePairs } from '../dataset/tsv.js';
 import { ListedWeb } from './listed-web.js';
 import { siteTraits, type TraitOptions } from './site-model.js';
 import type { SiteInfo, Web } from './web.js';
@@ -25,7 +25,7 @@ export interface LoadOptions extends TraitOptions {
 const URL_RE = /^https?:\/\/([^/?#]+)([^#]*)/i;
 
 export function loadGraphDir(dir: string, opts: LoadOptions = {}): ListedWeb {
-  const pageText = gunzipSync(readFileSync(join(dir, 'pages.tsv.gz'))).toString('utf8');
+  const pageText = gunzipDatasetFile(dir, 'pages.tsv.gz').toString('utf8');
   const rawHosts: string[] = [];
   const rawPaths: string[] = [];
   const fileIds: number[] = [];
@@ -64,7 +64,7 @@ export function loadGraphDir(dir: string, opts: LoadOptions = {}): ListedWeb {
   if (fromFile.size !== n) throw new Error(`${dir}/pages.tsv.gz: duplicate page ids`);
   const identity = order.every((row, id) => fileIds[row] === id);
 
-  const { src, dst, count } = parsePairs(gunzipSync(readFileSync(join(dir, 'links.tsv.gz'))), `${dir}/links.tsv.gz`);
+  const { src, dst, count } = parsePairs(gunzipDatasetFile(dir, 'links.tsv.gz'), `${dir}/links.tsv.gz`);
   const offsets = new Int32Array(n + 1);
   const map = (f: number) => {
     const v = identity && f < n ? f : fromFile.get(f);

@@ -1,4 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateWeb, seedUrls } from '../../core/testweb/generator.js';
@@ -124,6 +127,21 @@ describe('crawlbench simulate', () => {
       expect(res.stderr).toMatch(message);
       expect(res.stderr.trim().split('\n')).toHaveLength(1);
     }
+  }, 60_000);
+
+  it('a dataset file that inflates past what crawlbench reads (a gzip bomb) is refused in one line, not read into memory without end', async () => {
+    // Before: 13 MB of pages.tsv.gz made 3 GB and took the process to 7.7 GB before it failed with a stack trace.
+    const bomb = join(dir, 'bomb');
+    mkdirSync(bomb, { recursive: true });
+    const line = Buffer.from('1\thttp://a.test/' + 'x'.repeat(1000) + '\n');
+    const chunk = Buffer.concat(Array.from({ length: 1024 }, () => line)); // about 1 MiB
+    await pipeline(Readable.from((function* () {
+      for (let i = 0; i < 560; i++) yield chunk; // 560 MiB, past V8's longest string
+    })()), createGzip({ level: 1 }), createWriteStream(join(bomb, 'pages.tsv.gz')));
+    writeFileSync(join(bomb, 'links.tsv.gz'), gzipSync('1\t1\n'));
+    const r = await crawlbench(['simulate', '--graph', bomb, '--policy', 'opic']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^crawlbench simulate: --graph: .*pages\.tsv\.gz decompresses to more than \d+ MiB, past what crawlbench reads of a dataset's pages\.tsv\.gz \[CRAWL_BAD_GRAPH\]\n$/);
   }, 60_000);
 
   it('the omniscient references are refused by a real crawl', async () => {
