@@ -48,7 +48,15 @@ export const CrawlSettingsSchema = z
     maxDynamicDepth: limited('maxDynamicDepth').default(5),
     maxPagesPerSite: limited('maxPagesPerSite').default(25_000),
     maxRedirects: limited('maxRedirects').default(5),
-    userAgent: z.string().min(1).default(DEFAULT_USER_AGENT),
+    // What an HTTP header value may hold (RFC 9110: visible characters, spaces, tabs and bytes
+    // 0x80-0xFF): a snowman, a line break or a control character was taken, and every request
+    // then failed in the HTTP client (a crawl "finished" with no page).
+    userAgent: z
+      .string()
+      .min(1)
+      .max(1024)
+      .regex(/^[\t\x20-\x7e\x80-\xff]+$/, 'must be what an HTTP header holds: visible characters and spaces (no line breaks, control characters or characters past U+00FF)')
+      .default(DEFAULT_USER_AGENT),
     resolve: z.array(ResolveRule).default([]),
     /**
      * How certificates are treated over https (issue 26): 'record' (the default, as archival

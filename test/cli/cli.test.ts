@@ -34,6 +34,10 @@ describe('crawlbench CLI: bad input', () => {
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(['], /exclude/i);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(?!www\\.)(a+)+$'], /exclude.*exponential in a URL's length/i);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--resolve', 'nonsense'], /--resolve/);
+    // A user agent no HTTP header can hold: before, taken, and every request of the crawl failed.
+    for (const ua of ['probe \u2603', 'probe\r\nX-Injected: 1', 'probe\u0007']) {
+      await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--user-agent', ua], /--user-agent: must be what an HTTP header holds/);
+    }
     expect(existsSync(db)).toBe(false);
   });
 
