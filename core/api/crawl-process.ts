@@ -5,12 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { CrawlStatus, ParallelProgressEvent, StatsEvent } from './contract.js';
 import { processAlive as alive } from '../process-alive.js';
-import { readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
+import { connectTo, readLines, readRunnerFile, runnerFile, sendLine, type RunnerMessage, type RunnerStatus } from './crawl-channel.js';
 import { RUNNER_FLAG, runnerErrorOf, type RunnerArgs } from './crawl-runner.js';
 
 export interface CrawlEnd {
@@ -25,17 +25,8 @@ export function defaultRunnerFile(): string {
 }
 
 export const runnerLog = (dbPath: string): string => `${dbPath}.runner.log`;
-
-function connectTo(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const s = connect(path);
-    s.once('connect', () => {
-      s.removeAllListeners('error');
-      resolve(s);
-    });
-    s.once('error', () => resolve(null));
-  });
-}
+/** What a crawl's runs leave beside its file: the runner's log and its runner file (a stale one, after a reboot, named a process id another program may now have). */
+export const runnerFiles = (dbPath: string): string[] => [runnerLog(dbPath), runnerFile(dbPath)];
 
 /** The last line the runner wrote before it ended, as the error it stands for. */
 function runnerFailure(dbPath: string, exitCode: number | null): CrawlError {

@@ -11,7 +11,7 @@ import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { createCrawlFile } from './crawl-create.js';
 import { parseResumeRequest } from './create-request.js';
-import { runnerLog } from './crawl-process.js';
+import { runnerFiles } from './crawl-process.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors } from './crawl-queries.js';
 import { DemoWebs, demoWebPages, readDemoSidecar } from './demo-webs.js';
 import { SeedSourceSchema } from './limit-schemas.js';
@@ -242,7 +242,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     if (this.upgrades.has(path)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is being brought up to this version's schema; delete it once that is done`);
     await this.demos.stop(id);
     await this.reads.settled(path); // a Sites or Pages read under way closes the file as it answers
-    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, runnerLog(path), join(this.dir, `${id}.demo.json`), parallelSidecar(path), parallelDir(path)]) {
+    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, ...runnerFiles(path), join(this.dir, `${id}.demo.json`), parallelSidecar(path), parallelDir(path)]) {
       rmSync(p, { recursive: true, force: true });
     }
   }

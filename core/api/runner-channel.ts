@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import type { StatsEvent } from './contract.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { processAlive } from '../process-alive.js';
-import { readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
+import { connectTo, readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
 
 export interface RunnerChannel {
   /** To every server connected (a stats sample is also the next hello's). */
@@ -53,9 +53,13 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
   // Another process's crawl of this file, running: its channel and runner file are left alone
   // (this process has not the crawl's lock yet; it would fail on it, having cut that crawl off
   // from every server).
+  // One whose process id lives on but whose channel answers nothing is another program that
+  // took the id after a reboot or a kill -9: before, it held the crawl from starting for good.
   const other = readRunnerFile(dbPath);
   if (other !== null && other.pid !== process.pid && processAlive(other.pid)) {
-    throw new CrawlError(ErrorCodes.DB_LOCKED, `this crawl already runs in process ${other.pid}`);
+    const answer = await connectTo(other.socket);
+    answer?.destroy();
+    if (answer) throw new CrawlError(ErrorCodes.DB_LOCKED, `this crawl already runs in process ${other.pid}`);
   }
   const path = socketPath(dbPath);
   if (process.platform !== 'win32') rmSync(path, { force: true });

@@ -9,6 +9,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CrawlStateEvent } from '../../core/api/contract.js';
@@ -128,7 +129,11 @@ describe("a crawl's process started and stopped through the engine API", async (
     // Announced before it holds the crawl's lock, a second process replaced the first's socket
     // and runner file, then failed on the lock: the first crawl ran on, out of every server's reach.
     await withPausedCrawl('other', {}, {}, async (api, db) => {
-      const theirs = JSON.stringify({ pid: process.pid, socket: join(dirname(db), 'nowhere.sock'), startedAt: new Date().toISOString(), status: 'running' });
+      // The other process: alive, and its channel listening (one whose channel answers nothing is a stale file: stale-runner.test.ts).
+      const socket = join(dirname(db), 'theirs.sock');
+      const channel = createServer((c) => c.destroy());
+      await new Promise<void>((resolve) => channel.listen(socket, resolve));
+      const theirs = JSON.stringify({ pid: process.pid, socket, startedAt: new Date().toISOString(), status: 'running' });
       writeFileSync(`${db}.runner`, theirs);
       try {
         await expect(api.start('other')).rejects.toMatchObject({ message: expect.stringMatching(/already runs in process/) });
@@ -136,6 +141,7 @@ describe("a crawl's process started and stopped through the engine API", async (
         expect(fetchedUrls(db)).toHaveLength(5);
       } finally {
         rmSync(`${db}.runner`, { force: true });
+        channel.close();
       }
     });
   });
