@@ -196,6 +196,17 @@ export function isDiskFull(err: unknown): boolean {
   return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC';
 }
 
+/**
+ * SQLite's error for a crawl file damaged past its header (it opened, then a page read was
+ * malformed), said as the corrupt file it is, or null: the CLI and the server (rpc-server.ts)
+ * answer it so rather than as an internal error with a stack trace.
+ */
+export function sqliteFileError(err: unknown): CrawlError | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_CORRUPT' && code !== 'SQLITE_NOTADB') return null;
+  return new CrawlError(ErrorCodes.DB_CORRUPT, `a crawl file is corrupt (${(err as Error).message}); it was left as it is`, { cause: err });
+}
+
 export function isRetryable(code: string): boolean {
   return RETRYABLE.has(code as ErrorCode);
 }

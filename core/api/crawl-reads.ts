@@ -9,7 +9,7 @@
  * file open between calls and a deleted crawl's files can go at once. The requests' fields
  * are checked where they are today (sites-query.ts, pages-query.ts), once, in the worker.
  */
-import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
+import { CrawlError, ErrorCodes, sqliteFileError, type ErrorCode } from '../errors.js';
 import { withMigratedCrawlReader } from '../store/crawl-reader.js';
 import type { PageDetail, PageSearchDto, SitesPage } from './contract.js';
 import { storedSummary, type StoredSummary } from './crawl-queries.js';
@@ -64,7 +64,9 @@ function readOf(read: CrawlRead): CrawlReadResults[CrawlRead['what']] {
   }
 }
 
-export function toReadError(err: unknown): ReadError {
+export function toReadError(thrown: unknown): ReadError {
+  // A file damaged past its header, met while reading: said as the corrupt file it is (its code would not cross the thread).
+  const err = sqliteFileError(thrown) ?? thrown;
   if (err instanceof CrawlError) return { code: err.code, message: err.message, ...(err.field !== undefined ? { field: err.field } : {}) };
   const e = err instanceof Error ? err : new Error(String(err));
   return { code: null, message: e.message, stack: e.stack };

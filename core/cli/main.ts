@@ -1,4 +1,4 @@
-import { CrawlError } from '../errors.js';
+import { CrawlError, sqliteFileError } from '../errors.js';
 import { onMigration } from '../store/migration-notice.js';
 import { PARAMS } from '../policies/params.js';
 import type { Command } from './command.js';
@@ -70,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
     const command = await load();
     if (command.name !== name) throw new Error(`the command table names ${name} for the command ${command.name}`);
     return await command.invoke(rest);
-  } catch (err) {
+  } catch (thrown) {
+    const err = sqliteFileError(thrown) ?? thrown;
     if (err instanceof CrawlError) {
       process.stderr.write(`crawlbench ${name}: ${cliMessage(err)} [${err.code}]\n`);
       return err.isUserError ? 2 : 1;

@@ -112,13 +112,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     // The heartbeat, and in NAME.parts/coordinator.json the processes of this crawl for a person (or a test) to find.
     const beat = setInterval(() => {
       void kv.put('coordinator', coordinatorBeat()).catch(() => {});
-      try {
-        writeRunFile(dir, { pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, brokerStore: embedded ? store : null, workers: workers.pids() });
-      } catch (err) {
-        // Thrown from a timer it ended the process with a stack trace; a full disk pauses the crawl instead.
-        if (storageFull(err)) watch.diskFull(`this machine (writing ${dir}/coordinator.json)`);
-        else watch.once('run-file', `could not write ${dir}/coordinator.json: ${(err as Error).message}`);
-      }
+      runFile(dir, { pid: process.pid, broker: url, brokerPid: embedded?.pid ?? null, brokerStore: embedded ? store : null, workers: workers.pids() }, watch);
     }, HEARTBEAT_MS);
     await kv.put('coordinator', coordinatorBeat());
     try {
@@ -147,16 +141,28 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
     return { name, broker: url, replicas: def.replicas ?? 1, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
   } catch (err) {
-    // The broker's store (the embedded one is in NAME.parts) or this disk full: said as a full disk, exit 3, not as an internal error.
-    if (storageFull(err) && !(err instanceof CrawlError && err.code === ErrorCodes.DISK_FULL)) {
-      throw new CrawlError(ErrorCodes.DISK_FULL, `the disk (or the broker's storage) is full: ${(err as Error).message}; every worker paused with what it had committed. Free space and run the same command to resume`, { cause: err });
-    }
-    throw err;
+    throw asDiskFull(err);
   } finally {
     workers.killAll();
     await closeConnection(nc);
     await embedded?.stop();
   }
+}
+
+/** Writes NAME.parts/coordinator.json; thrown from the heartbeat's timer it ended the process with a stack trace. */
+function runFile(dir: string, run: Parameters<typeof writeRunFile>[1], watch: Watch): void {
+  try {
+    writeRunFile(dir, run);
+  } catch (err) {
+    if (storageFull(err)) watch.diskFull(`this machine (writing ${dir}/coordinator.json)`);
+    else watch.once('run-file', `could not write ${dir}/coordinator.json: ${(err as Error).message}`);
+  }
+}
+
+/** The broker's store (the embedded one is in NAME.parts) or this disk full: said as a full disk (exit 3), not as an internal error. */
+function asDiskFull(err: unknown): unknown {
+  if (!storageFull(err) || (err instanceof CrawlError && err.code === ErrorCodes.DISK_FULL)) return err;
+  return new CrawlError(ErrorCodes.DISK_FULL, `the disk (or the broker's storage) is full: ${(err as Error).message}; every worker paused with what it had committed. Free space and run the same command to resume`, { cause: err });
 }
 
 /** `db` is a parallel crawl's merge that ended at its page limit (store/merge-parts.ts records it so). */

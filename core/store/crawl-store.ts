@@ -111,7 +111,7 @@ export class CrawlStore {
 
   /** Creates a new crawl file with these settings; refuses an existing file. */
   static create(path: string, settings: CrawlSettings): CrawlStore {
-    const store = new CrawlStore(path, openDatabase(path, { create: true }));
+    const store = CrawlStore.over(path, openDatabase(path, { create: true }));
     if (store.getMeta('settings') !== undefined) {
       store.close();
       throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already holds a crawl`);
@@ -125,12 +125,33 @@ export class CrawlStore {
   }
 
   static open(path: string, opts: OpenOptions = {}): CrawlStore {
-    const store = new CrawlStore(path, openDatabase(path, opts));
-    if (store.getMeta('settings') === undefined) {
+    const store = CrawlStore.over(path, openDatabase(path, opts));
+    let settings: string | undefined;
+    try {
+      settings = store.getMeta('settings');
+    } catch (err) {
+      store.release();
+      throw err;
+    }
+    if (settings === undefined) {
       store.close();
       throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: holds no crawl settings (not a crawl database)`);
     }
     return store;
+  }
+
+  /**
+   * The store on a file just opened, its lock given back if the store cannot be made (a file
+   * damaged past its header fails as its statements are prepared): before, the lock stayed,
+   * naming the server's process, and every later start was refused as locked until it ended.
+   */
+  private static over(path: string, opened: { db: Db; release: () => void }): CrawlStore {
+    try {
+      return new CrawlStore(path, opened);
+    } catch (err) {
+      opened.release();
+      throw err;
+    }
   }
 
   /** Releases the file. A writer still attached is ended as a crash would end it: its open batch is not committed. */

@@ -19,7 +19,7 @@
  */
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CrawlError, ErrorCodes, SkipCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, SkipCodes, isDiskFull } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
 import { CrawlStore } from './crawl-store.js';
 import type { Db } from './database.js';
@@ -86,6 +86,7 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
   first.close();
   const store = CrawlStore.create(tmp, settings);
   let result: MergeResult;
+  let merged = false;
   try {
     const db = store.db;
     db.exec(TEMP_TABLES);
@@ -95,15 +96,26 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
     const timelines: TimelineRow[][] = [];
     // Each part's content segments numbered after the parts before it (merge-content.ts).
     const segments = contentBases(files);
-    const workers = files.map(({ part, file }, i) => gather(db, part, file, segments[i]!.base, timelines));
+    const workers = files.map(({ part, file }, i) => {
+      try {
+        return gather(db, part, file, segments[i]!.base, timelines);
+      } catch (err) {
+        if (err instanceof CrawlError) throw err;
+        if (isDiskFull(err)) throw new CrawlError(ErrorCodes.DISK_FULL, `the disk is full (merging ${file}: ${(err as Error).message}); nothing was merged`, { cause: err });
+        throw new CrawlError(ErrorCodes.DB_CORRUPT, `${file}: cannot be read as a part of the crawl (${(err as Error).message}); nothing was merged`, { cause: err });
+      }
+    });
     result = { out, parts: files.length, workers, ...writeMerged(db, workers, timelines), fetchedTwice: 0, fetchedTwiceSample: [], exchange: readExchangeCounts(db) };
     const twice = db.prepare(`SELECT url FROM temp.all_pages WHERE fetch_seq IS NOT NULL GROUP BY url HAVING count(*) > 1 ORDER BY url`).pluck().all() as string[];
     result.fetchedTwice = twice.length;
     result.fetchedTwiceSample = twice.slice(0, 20);
     store.buildReadIndexes();
     placeSegments(segments, `${tmp}.content`);
+    merged = true;
   } finally {
     store.close();
+    // A part that cannot be read (damaged, not a crawl) leaves no half-merged file behind.
+    if (!merged) for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}.content`]) rmSync(f, { force: true, recursive: true });
   }
   for (const f of [out, `${out}-wal`, `${out}-shm`]) if (opts.force) rmSync(f, { force: true });
   // A content folder without its crawl beside it is an interrupted merge's (out did not exist, or --force): replaced.
