@@ -203,7 +203,8 @@ export function isDiskFull(err: unknown): boolean {
  */
 export function sqliteFileError(err: unknown): CrawlError | null {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code !== 'SQLITE_CORRUPT' && code !== 'SQLITE_NOTADB') return null;
+  // better-sqlite3 gives the extended codes too (SQLITE_CORRUPT_INDEX, ...).
+  if (typeof code !== 'string' || !(code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) return null;
   return new CrawlError(ErrorCodes.DB_CORRUPT, `a crawl file is corrupt (${(err as Error).message}); it was left as it is`, { cause: err });
 }
 

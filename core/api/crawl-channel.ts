@@ -84,10 +84,29 @@ export function connectTo(path: string): Promise<Socket | null> {
   });
 }
 
-/** Sends one message as a JSON line (dropped for a client with CHANNEL_LIMITS.backlogBytes unread). */
+/** Messages each superseded by the next of its kind: the only ones dropped for a client that does not read. */
+const SUPERSEDED = new Set(['stats', 'parallel']);
+
+/** Sends one message as a JSON line (stats and progress dropped for a client with CHANNEL_LIMITS.backlogBytes unread; a state change or the end always sent). */
 export function sendLine(socket: Socket, msg: RunnerMessage | ServerMessage): void {
-  if (socket.destroyed || !socket.writable || socket.writableLength > CHANNEL_LIMITS.backlogBytes) return;
+  if (socket.destroyed || !socket.writable) return;
+  if (SUPERSEDED.has(msg.t) && socket.writableLength > CHANNEL_LIMITS.backlogBytes) return;
   socket.write(`${JSON.stringify(msg)}\n`);
+}
+
+/**
+ * Nothing listens at a runner's channel: refused, or its socket file gone. A connection that
+ * fails otherwise (a full accept queue: EAGAIN) may be a live runner under load, not stale.
+ */
+export function channelGone(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT'));
+  });
 }
 
 /**

@@ -55,7 +55,7 @@ export function answerError(err: unknown, method: string, log: (line: string) =>
   if (isStableCode(code)) return toWireError(err);
   // SQLite's own words for a crawl file damaged past its header (read fine when it was opened):
   // the file is corrupt, not the engine (errors.ts sqliteFileError says it so for the CLI).
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+  if (typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) {
     return { name: 'CrawlError', code: 'CRAWL_DB_CORRUPT', message: `the crawl file is corrupt (${firstLine(err)}); it was left as it is` };
   }
   const message = `internal error in ${method}: ${firstLine(err)}`;

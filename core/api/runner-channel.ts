@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import type { StatsEvent } from './contract.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { processAlive } from '../process-alive.js';
-import { connectTo, readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
+import { channelGone, readLines, readRunnerFile, runnerFile, sendLine, socketPath, type RunnerFile, type RunnerMessage, type RunnerStatus, type ServerMessage } from './crawl-channel.js';
 
 export interface RunnerChannel {
   /** To every server connected (a stats sample is also the next hello's). */
@@ -57,9 +57,7 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
   // took the id after a reboot or a kill -9: before, it held the crawl from starting for good.
   const other = readRunnerFile(dbPath);
   if (other !== null && other.pid !== process.pid && processAlive(other.pid)) {
-    const answer = await connectTo(other.socket);
-    answer?.destroy();
-    if (answer) throw new CrawlError(ErrorCodes.DB_LOCKED, `this crawl already runs in process ${other.pid}`);
+    if (!(await channelGone(other.socket))) throw new CrawlError(ErrorCodes.DB_LOCKED, `this crawl already runs in process ${other.pid}`);
   }
   const path = socketPath(dbPath);
   if (process.platform !== 'win32') rmSync(path, { force: true });

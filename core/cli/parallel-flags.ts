@@ -49,8 +49,9 @@ export const PARALLEL_USAGE = `parallel crawl (docs/design.md section 6; README 
   --ids MAP              that graph's id map (default: GRAPH.ids.tsv beside FILE)
   --new-urls discoverer|hash  a page model's URL the vector does not name: the worker that
                          found it (default, the thesis's rule) or the hash of the URL
-  --local-workers N      worker processes started here (default K); other machines run
-                         crawlbench worker --broker URL --crawl NAME for the remaining parts
+  --local-workers N      worker processes started here, for parts 0..N-1 (default K); the
+                         rest need crawlbench worker --broker URL --crawl NAME
+                         --parts-to-take I,J,... (elsewhere: give --broker a server they reach)
   --nats-server PATH     the nats-server program (default: PATH, then /usr/sbin/nats-server)
   --predict-from DB      print partition-eval's prediction of the exchange on this earlier
                          crawl's graph beside the measured one

@@ -19,8 +19,8 @@ until the coordinator ends the crawl. Started again, it resumes from its databas
 SIGTERM or Ctrl-C pauses: every part commits and the worker ends. Exit codes: 3 when a part
 paused because its disk (or --max-db-size, or the broker's storage) is full, and 2 when it refused
 what it was given (its part file, the crawl's definition): the coordinator then pauses the whole
-crawl; 1 when the broker did not answer or another process holds its part file: it starts the
-worker again later.
+crawl; 1 when the broker did not answer or another process holds (or upgrades) its part file:
+it starts the worker again later.
 ${BROKER_USAGE}`;
 
 export const workerCommand = defineCommand({
@@ -48,7 +48,7 @@ export const workerCommand = defineCommand({
       // same exit 3, so that the coordinator pauses the crawl rather than starting this again.
       // A broker away or a part file another process holds may be gone by the next start: exit 1,
       // which the coordinator answers by starting this again later (exit 2 pauses the crawl).
-      if (err instanceof CrawlError && (err.code === ErrorCodes.BROKER_UNREACHABLE || err.code === ErrorCodes.DB_LOCKED)) {
+      if (err instanceof CrawlError && (err.code === ErrorCodes.BROKER_UNREACHABLE || err.code === ErrorCodes.DB_LOCKED || err.code === ErrorCodes.DB_UPGRADING)) {
         process.stderr.write(`crawlbench worker: ${err.message} [${err.code}]\n`);
         return 1;
       }

@@ -17,16 +17,28 @@ import { gunzipSync } from 'node:zlib';
  */
 export const DATASET_LIMITS = { 'pages.tsv.gz': constants.MAX_STRING_LENGTH, 'links.tsv.gz': 2 * 1024 ** 3 } as const;
 
+/**
+ * And the most lines each may hold: bytes alone do not bound memory, as `0<TAB>1` lines under
+ * 2 GiB are 537 million links (two Int32Arrays of them: 4.3 GB more). 20 million pages and 150
+ * million links, counted before anything is allocated for them.
+ */
+export const DATASET_LINES = { 'pages.tsv.gz': 20_000_000, 'links.tsv.gz': 150_000_000 } as const;
+
 /** A dataset folder's file decompressed, at most its DATASET_LIMITS; why not as the error's words. */
 export function gunzipDatasetFile(dir: string, name: keyof typeof DATASET_LIMITS): Buffer {
   const file = join(dir, name);
   const cap = DATASET_LIMITS[name];
+  let buf: Buffer;
   try {
-    return gunzipSync(readFileSync(file), { maxOutputLength: cap });
+    buf = gunzipSync(readFileSync(file), { maxOutputLength: cap });
   } catch (err) {
     const past = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
     throw new Error(past ? `${file} decompresses to more than ${Math.round(cap / 1024 ** 2)} MiB, past what crawlbench reads of a dataset's ${name}` : `cannot read ${file} (${(err as Error).message})`);
   }
+  let lines = 0;
+  for (let at = buf.indexOf(10); at >= 0; at = buf.indexOf(10, at + 1)) lines++;
+  if (lines > DATASET_LINES[name]) throw new Error(`${file} holds ${lines.toLocaleString('en-US')} lines, past the ${DATASET_LINES[name].toLocaleString('en-US')} crawlbench reads of a dataset's ${name}`);
+  return buf;
 }
 
 /** Parses "a<TAB>b\n" lines of non-negative integers straight from bytes. */

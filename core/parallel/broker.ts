@@ -36,7 +36,7 @@ const JS_INSUFFICIENT_RESOURCES = 10047;
 export function storageFull(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 4; e = (e as Error).cause, depth++) {
     if (e instanceof CrawlError ? e.code === ErrorCodes.DISK_FULL : isDiskFull(e)) return true;
-    if (e instanceof JetStreamApiError && (e.code === JS_INSUFFICIENT_RESOURCES || /insufficient (storage )?resources/i.test(e.message))) return true;
+    if (e instanceof JetStreamApiError && (e.code === JS_INSUFFICIENT_RESOURCES || /insufficient storage/i.test(e.message))) return true;
   }
   return false;
 }

@@ -329,7 +329,10 @@ class LocalWorkers {
   start(k: number): void {
     const n = Math.max(0, Math.min(this.o.localWorkers, k));
     for (let w = 0; w < n; w++) this.spawn(w, [w]);
-    if (n < k) this.o.note(`parts ${n === k - 1 ? n : `${n}-${k - 1}`} are left to workers on other machines: crawlbench worker --broker URL --crawl ${this.name} --parts-to-take ...`);
+    if (n < k) {
+      const rest = Array.from({ length: k - n }, (_, i) => n + i).join(',');
+      this.o.note(`part${k - n > 1 ? 's' : ''} ${rest} ${k - n > 1 ? 'are' : 'is'} left to other workers: crawlbench worker --broker ${this.url} --crawl ${this.name} --parts-to-take ${rest} --dir DIR`);
+    }
   }
 
   private spawn(w: number, parts: number[]): void {

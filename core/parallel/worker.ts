@@ -140,6 +140,7 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
   // The exchange's timeline beside the crawl's: messages and bytes per part, the lease traffic.
   crawler.on('stats', (s: StatsSnapshot) => store.sample(s.crawlSeconds, s.at, leases?.traffic ?? null));
   let beat = 0;
+  const pausedBefore = (await kv.get('pause'))?.revision ?? 0;
   const status = async (state: WorkerStatus['state']) => {
     if (leases) countLeaseTraffic(crawler, leases);
     const s = crawler.snapshot();
@@ -150,7 +151,10 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
     };
     await kv.put(`status.${part}`, JSON.stringify(st));
     if ((await kvText(kv, 'end')) !== null) return 'end';
-    return (await kvText(kv, 'pause')) !== null ? 'pause' : null;
+    // Only a pause put after this worker began: one left by an earlier run (its coordinator
+    // gone, the next not yet started) would pause a worker started before the next coordinator.
+    const pause = await kv.get('pause');
+    return pause && pause.operation === 'PUT' && pause.revision > pausedBefore ? 'pause' : null;
   };
   const pause = () => {
     exchange.stopPulling();

@@ -167,7 +167,11 @@ export class CrawlStore {
       // A full disk (the run paused for it, or fills it now): what was not committed is given
       // up, as the crawl's disk-full end gives it up, and the file resumes from its last commit.
       // Before, the failed COMMIT threw out of close() and left the file's lock held.
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // Closing the connection below gives the batch up all the same.
+      }
       if (!isDiskFull(err)) {
         this.release();
         throw err;

@@ -100,7 +100,7 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
       try {
         return gather(db, part, file, segments[i]!.base, timelines);
       } catch (err) {
-        if (err instanceof CrawlError) throw err;
+        if (err instanceof CrawlError || !String((err as { code?: unknown }).code).startsWith('SQLITE_')) throw err;
         if (isDiskFull(err)) throw new CrawlError(ErrorCodes.DISK_FULL, `the disk is full (merging ${file}: ${(err as Error).message}); nothing was merged`, { cause: err });
         throw new CrawlError(ErrorCodes.DB_CORRUPT, `${file}: cannot be read as a part of the crawl (${(err as Error).message}); nothing was merged`, { cause: err });
       }
@@ -113,9 +113,12 @@ export function mergeParts(dir: string, out: string, opts: { force?: boolean; se
     placeSegments(segments, `${tmp}.content`);
     merged = true;
   } finally {
-    store.close();
-    // A part that cannot be read (damaged, not a crawl) leaves no half-merged file behind.
-    if (!merged) for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}.content`]) rmSync(f, { force: true, recursive: true });
+    try {
+      store.close();
+    } finally {
+      // A part that cannot be read (damaged, not a crawl) leaves no half-merged file behind.
+      if (!merged) for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}.content`]) rmSync(f, { force: true, recursive: true });
+    }
   }
   for (const f of [out, `${out}-wal`, `${out}-shm`]) if (opts.force) rmSync(f, { force: true });
   // A content folder without its crawl beside it is an interrupted merge's (out did not exist, or --force): replaced.

@@ -286,7 +286,7 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
         elsewhere = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '2', '--dir', parts], { killAfterMs: 100_000 });
       });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/parts 2 are left to workers on other machines/);
+      expect(r.stderr).toMatch(/part 2 is left to other workers: crawlbench worker --broker nats:\/\/127\.0\.0\.1:\d+ --crawl spread --parts-to-take 2 /);
       const w = await elsewhere!;
       expect(w.code, w.stderr).toBe(0);
       expect(fetchedUrls(db)).toEqual(truth);
@@ -295,6 +295,35 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
       await broker.stop();
     }
   }, 150_000);
+
+  it('a crawl paused with Ctrl-C: a worker started elsewhere before the coordinator runs again is not paused by the last run\'s pause, and the resumed crawl is whole', async () => {
+    const name = 'repause';
+    const db = join(dir, `${name}.db`);
+    const parts = join(dir, `${name}.parts`);
+    onTestFinished(() => killLeftovers(parts));
+    const broker = await EmbeddedBroker.start(findNatsServer(), join(dir, 'repause-broker'), null, () => {});
+    try {
+      const args = [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '1'];
+      const first = startCrawl(db, args);
+      const elsewhere1 = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '1', '--dir', parts], { killAfterMs: 100_000 });
+      await processes(parts, 1);
+      await partsBegun(parts, 2);
+      first.child.kill('SIGINT');
+      expect((await first.done).stdout).toMatch(/^paused/m);
+      expect((await elsewhere1).code).toBe(0); // paused through the bucket's pause key
+      // Before the coordinator runs again, part 1's worker starts: the last run's pause is not for it.
+      let ended = false;
+      const elsewhere2 = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '1', '--dir', parts], { killAfterMs: 100_000 }).finally(() => (ended = true));
+      await sleep(3000);
+      expect(ended).toBe(false);
+      const again = await parallelCrawl(db, args);
+      expect(again.code, again.stderr).toBe(0);
+      expect((await elsewhere2).code).toBe(0);
+      expect(fetchedUrls(db)).toEqual(truth);
+    } finally {
+      await broker.stop();
+    }
+  }, 200_000);
 
   it("the same crawl made again from nothing on a broker that ran it minutes before: its parts' messages are not taken for the first run's, and nothing is lost", async () => {
     // Before: message ids were numbered by the part file's rows, so the new files sent ids the

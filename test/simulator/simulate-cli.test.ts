@@ -142,6 +142,17 @@ describe('crawlbench simulate', () => {
     const r = await crawlbench(['simulate', '--graph', bomb, '--policy', 'opic']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^crawlbench simulate: --graph: .*pages\.tsv\.gz decompresses to more than \d+ MiB, past what crawlbench reads of a dataset's pages\.tsv\.gz \[CRAWL_BAD_GRAPH\]\n$/);
+    // Short lines under the byte limit: 151 million links of 4 bytes (604 MB; two arrays of them would be 1.2 GB more).
+    const many = join(dir, 'many-links');
+    mkdirSync(many, { recursive: true });
+    writeFileSync(join(many, 'pages.tsv.gz'), gzipSync('0\thttp://a.test/\n1\thttp://a.test/b\n'));
+    const links = Buffer.alloc(4 * 1024 * 1024, '0\t1\n');
+    await pipeline(Readable.from((function* () {
+      for (let i = 0; i < 145; i++) yield links; // 152 million lines
+    })()), createGzip({ level: 1 }), createWriteStream(join(many, 'links.tsv.gz')));
+    const r2 = await crawlbench(['simulate', '--graph', many, '--policy', 'opic']);
+    expect(r2.code, r2.stderr).toBe(2);
+    expect(r2.stderr).toMatch(/links\.tsv\.gz holds 152,043,520 lines, past the 150,000,000 crawlbench reads of a dataset's links\.tsv\.gz \[CRAWL_BAD_GRAPH\]/);
   }, 60_000);
 
   it('the omniscient references are refused by a real crawl', async () => {
