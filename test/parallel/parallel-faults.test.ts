@@ -305,8 +305,8 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     try {
       const args = [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '1'];
       const first = startCrawl(db, args);
+      await processes(parts, 1); // the coordinator has put the crawl in the broker: a worker elsewhere finds it
       const elsewhere1 = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '1', '--dir', parts], { killAfterMs: 100_000 });
-      await processes(parts, 1);
       await partsBegun(parts, 2);
       first.child.kill('SIGINT');
       expect((await first.done).stdout).toMatch(/^paused/m);
