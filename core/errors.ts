@@ -191,6 +191,9 @@ export class CrawlError extends Error {
 }
 
 /** A write that failed for lack of room: the disk (or SQLite's page budget, --max-db-size) is full. */
+/** The exit code of a command that paused because its disk (or --max-db-size) was full: crawl, a parallel crawl's coordinator and its workers. */
+export const DISK_FULL_EXIT = 3;
+
 export function isDiskFull(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC';

@@ -72,16 +72,22 @@ export function readRunnerFile(dbPath: string): RunnerFile | null {
  */
 export const CHANNEL_LIMITS = { lineBytes: 16 * 1024 * 1024, backlogBytes: 8 * 1024 * 1024 };
 
-/** A connection to a runner's channel at `path`, or null when nothing listens there. */
-export function connectTo(path: string): Promise<Socket | null> {
+/** A connection to a runner's channel at `path`, or why there is none (the connect error's code). */
+function dial(path: string): Promise<{ socket: Socket } | { code: string | undefined }> {
   return new Promise((resolve) => {
     const s = connect(path);
     s.once('connect', () => {
       s.removeAllListeners('error');
-      resolve(s);
+      resolve({ socket: s });
     });
-    s.once('error', () => resolve(null));
+    s.once('error', (err: NodeJS.ErrnoException) => resolve({ code: err.code }));
   });
+}
+
+/** A connection to a runner's channel at `path`, or null when nothing listens there. */
+export async function connectTo(path: string): Promise<Socket | null> {
+  const r = await dial(path);
+  return 'socket' in r ? r.socket : null;
 }
 
 /** Messages each superseded by the next of its kind: the only ones dropped for a client that does not read. */
@@ -98,15 +104,10 @@ export function sendLine(socket: Socket, msg: RunnerMessage | ServerMessage): vo
  * Nothing listens at a runner's channel: refused, or its socket file gone. A connection that
  * fails otherwise (a full accept queue: EAGAIN) may be a live runner under load, not stale.
  */
-export function channelGone(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect(path);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT'));
-  });
+export async function channelGone(path: string): Promise<boolean> {
+  const r = await dial(path);
+  if ('socket' in r) r.socket.destroy();
+  return 'code' in r && (r.code === 'ECONNREFUSED' || r.code === 'ENOENT');
 }
 
 /**

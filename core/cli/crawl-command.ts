@@ -3,7 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
-import { CrawlError, ErrorCodes, badField, badOption } from '../errors.js';
+import { CrawlError, DISK_FULL_EXIT, ErrorCodes, badField, badOption } from '../errors.js';
 import { SeedFileSizeSchema } from '../api/limit-schemas.js';
 import { PARAMS } from '../policies/params.js';
 import { listPolicies } from '../policies/registry.js';
@@ -175,7 +175,7 @@ export const crawlCommand = defineCommand({
     crawler.close();
     if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
     else process.stdout.write(summaryText(summary) + '\n');
-    return summary.stopReason === 'disk-full' ? 3 : 0;
+    return summary.stopReason === 'disk-full' ? DISK_FULL_EXIT : 0;
   },
 });
 

@@ -5,11 +5,10 @@
 import { existsSync } from 'node:fs';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
-import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { CrawlError, DISK_FULL_EXIT, ErrorCodes, badOption } from '../errors.js';
 import { findIdMap, readAssignmentFile, type NewUrlRule } from '../parallel/assignment.js';
 import { MAX_REPLICAS } from '../parallel/broker.js';
 import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
-import { DISK_FULL_EXIT } from '../parallel/definition.js';
 import { accountLines } from '../parallel/exchange-account.js';
 import { endWords } from './merge-command.js';
 import { choiceFlag, durationFlag, intFlag, rangeFlag } from './args.js';

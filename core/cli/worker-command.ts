@@ -1,7 +1,6 @@
 import type { CrawlSummary } from '../engine/crawler.js';
-import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { CrawlError, DISK_FULL_EXIT, ErrorCodes, badOption } from '../errors.js';
 import { storageFull } from '../parallel/broker.js';
-import { DISK_FULL_EXIT } from '../parallel/definition.js';
 import { runWorker } from '../parallel/worker.js';
 import { defineCommand } from './command.js';
 import { BROKER_OPTIONS, BROKER_USAGE, credentialsFromFlags } from './parallel-flags.js';
@@ -44,14 +43,14 @@ export const workerCommand = defineCommand({
         ...(parts ? { parts } : {}), ...(flags.dir ? { dir: flags.dir } : {}), endWithStdin: !!flags['end-with-stdin'],
       });
     } catch (err) {
-      // A full disk met outside the crawl's own pause (opening a part, the broker's store): the
-      // same exit 3, so that the coordinator pauses the crawl rather than starting this again.
       // A broker away or a part file another process holds may be gone by the next start: exit 1,
       // which the coordinator answers by starting this again later (exit 2 pauses the crawl).
       if (err instanceof CrawlError && (err.code === ErrorCodes.BROKER_UNREACHABLE || err.code === ErrorCodes.DB_LOCKED || err.code === ErrorCodes.DB_UPGRADING)) {
         process.stderr.write(`crawlbench worker: ${err.message} [${err.code}]\n`);
         return 1;
       }
+      // A full disk met outside the crawl's own pause (opening a part, the broker's store): the
+      // same exit 3, so that the coordinator pauses the crawl rather than starting this again.
       if (!storageFull(err)) throw err;
       process.stderr.write(`crawlbench worker: the disk (or the broker's storage) is full: ${(err as Error).message} [${ErrorCodes.DISK_FULL}]\n`);
       return DISK_FULL_EXIT;

@@ -131,8 +131,6 @@ export const consumerName = (part: number) => `part-${part}`;
 const VECTOR_CHUNK = 20_000;
 /** How long a delivered message waits for its acknowledgement before it is delivered again. */
 export const ACK_WAIT_MS = 5000;
-/** A crawl's (and a worker's) exit code when it paused because its disk (or --max-db-size) was full. */
-export const DISK_FULL_EXIT = 3;
 /** The coordinator's heartbeat is this old at most while it runs. */
 export const HEARTBEAT_MS = 1000;
 
