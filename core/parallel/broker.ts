@@ -25,8 +25,12 @@ function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** JetStream's "insufficient storage resources available": the broker's store has no room. */
-const JS_INSUFFICIENT_RESOURCES = 10047;
+/**
+ * JetStream's "insufficient storage resources available" (10047: a write found the store full)
+ * and "insufficient resources" (10023: what a server answers once a full disk made it stop
+ * writing, seen when a crawl paused with its disk full is started again while it is still full).
+ */
+const JS_STORE_FULL = new Set([10047, 10023]);
 
 /**
  * A failure because a disk is full: this machine's (SQLite, a file write), or the broker's store
@@ -36,7 +40,7 @@ const JS_INSUFFICIENT_RESOURCES = 10047;
 export function storageFull(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 4; e = (e as Error).cause, depth++) {
     if (e instanceof CrawlError ? e.code === ErrorCodes.DISK_FULL : isDiskFull(e)) return true;
-    if (e instanceof JetStreamApiError && (e.code === JS_INSUFFICIENT_RESOURCES || /insufficient storage/i.test(e.message))) return true;
+    if (e instanceof JetStreamApiError && (JS_STORE_FULL.has(e.code) || /insufficient (storage )?resources/i.test(e.message))) return true;
   }
   return false;
 }
