@@ -3,7 +3,7 @@ import Sqlite from './sqlite.js';
 import { closeSync, existsSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
-import { processAlive } from '../process-alive.js';
+import { processStamp, sameProcessAlive } from '../process-alive.js';
 import { migrationNotice } from './migration-notice.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 
@@ -21,7 +21,7 @@ export interface OpenOptions {
 /**
  * Opens a crawl database, refusing rather than damaging anything unexpected: a file that
  * is not SQLite, a SQLite file that is not a crawl, a crawl from a newer crawlbench, or a
- * crawl another process is writing. Writers hold `FILE.lock` (pid@host); a lock left by
+ * crawl another process is writing. Writers hold `FILE.lock` (pid@host@stamp, process-alive.ts); a lock left by
  * a killed process is taken over, which is what lets a SIGKILLed crawl resume.
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; release: () => void } {
@@ -158,7 +158,10 @@ function mapSqliteError(path: string, err: unknown): unknown {
 
 function acquireLock(path: string): () => void {
   const lockPath = `${path}.lock`;
-  const me = `${process.pid}@${hostname()}`;
+  // pid@host@stamp: the stamp (process-alive.ts) tells this process from another program given
+  // its pid after a reboot, whose lock was refused as held until that program ended.
+  const stamp = processStamp(process.pid);
+  const me = `${process.pid}@${hostname()}${stamp ? `@${stamp}` : ''}`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
@@ -180,9 +183,9 @@ function acquireLock(path: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = readFileSync(lockPath, 'utf8');
-      const [pidText, host] = holder.split('@');
+      const [pidText, host, holderStamp] = holder.split('@');
       const pid = Number(pidText);
-      if (host === hostname() && Number.isInteger(pid) && (pid === process.pid || processAlive(pid))) {
+      if (host === hostname() && Number.isInteger(pid) && (pid === process.pid ? !holderStamp || stamp === null || holderStamp === stamp : sameProcessAlive(pid, holderStamp))) {
         throw new CrawlError(ErrorCodes.DB_LOCKED, `${path}: locked by another crawl (process ${pid}); stop it first`);
       }
       if (host !== hostname()) {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { validateSettings } from '../../core/config/settings.js';
 import { ErrorCodes } from '../../core/errors.js';
 import { CrawlStore } from '../../core/store/crawl-store.js';
+import { processStamp } from '../../core/process-alive.js';
 import { sql as initial } from '../../core/store/migrations/001-initial.js';
 import { sql as pagerank } from '../../core/store/migrations/002-pagerank.js';
 import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
@@ -113,6 +114,39 @@ describe('crawl database', () => {
     const store = CrawlStore.open(path);
     expect(store.state()).toBe('created');
     store.close();
+  });
+
+  it('takes over a lock whose process id another program was given after a reboot, and still refuses one its writer holds', async (ctx) => {
+    // Before: the lock named a pid only; after a reboot a program given that pid held the crawl
+    // refused ("locked by another crawl") until it ended. Linux says when each process started.
+    const stamp = processStamp(process.pid);
+    if (stamp === null) {
+      console.log('skipped: this system does not say when a process started (no /proc), so a lock names its pid only');
+      return ctx.skip();
+    }
+    const path = join(dir, 'rebooted.db');
+    CrawlStore.create(path, settings).close();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      await new Promise((r) => holder.once('spawn', r));
+      const host = (await import('node:os')).hostname();
+      const [boot] = stamp.split(':');
+      // The same pid, written in another boot (a reboot), or at another moment of this one (the pid given again).
+      for (const other of ['00000000-0000-0000-0000-000000000000:4242', `${boot}:1`]) {
+        writeFileSync(`${path}.lock`, `${holder.pid}@${host}@${other}`);
+        const store = CrawlStore.open(path);
+        expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid}@${host}@${stamp}`);
+        store.close();
+      }
+      // The lock its live writer wrote is held.
+      writeFileSync(`${path}.lock`, `${holder.pid}@${host}@${processStamp(holder.pid!)}`);
+      expect(codeOf(() => CrawlStore.open(path))).toBe(ErrorCodes.DB_LOCKED);
+      // This process's own pid in a lock of an earlier boot is not this process.
+      writeFileSync(`${path}.lock`, `${process.pid}@${host}@00000000-0000-0000-0000-000000000000:4242`);
+      CrawlStore.open(path).close();
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it('a second open in the same process is refused while the first holds it', () => {
