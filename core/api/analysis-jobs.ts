@@ -37,7 +37,7 @@ export class AnalysisJobs {
 
   /** Runs one analysis of a crawl to its end; CRAWL_CANCELLED when cancelled meanwhile. */
   async run<T>(crawlId: string, job: AnalysisJob): Promise<T> {
-    return this.slots.run(`${job.what} of "${crawlId}"`, async () => {
+    return this.slots.run(`${job.what} of "${crawlId}"`, [crawlId], async () => {
       const tell = this.throttled(crawlId, job.what);
       const started = this.threads.start(job, (p) => tell((p as StepProgress).step, (p as StepProgress).fraction));
       const entry: Running = { crawlId, job: started };

@@ -74,7 +74,8 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   protected override readerOf(id: string): string | null {
     if (this.analyses.busy(id)) return `crawl "${id}" is being ranked or evaluated`;
     if (this.simulations.readsCrawl(id)) return `a simulation is replaying crawl "${id}"`;
-    return null;
+    const job = this.slots.reading(id);
+    return job === null ? null : `${job} is under way`;
   }
 
   /** Where browser-mode exports are written, one folder per export (served for download under /exports/). */
@@ -151,7 +152,7 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
     const { jobId = `compare-${Date.now()}`, top, host } = checkRequest(CompareRequestSchema, opts ?? {}, 'a comparison');
     if (this.compares.has(jobId)) throw badField('jobId', `a comparison named "${jobId}" is under way`);
     const [pathA, pathB] = [this.current(a), this.current(b)];
-    return this.slots.run(`a comparison of "${a}" and "${b}"`, async () => {
+    return this.slots.run(`a comparison of "${a}" and "${b}"`, [a, b], async () => {
       const thread = this.threads.start({ what: 'compare', pathA, pathB, opts: { top, host } }, (p) => {
         const { step, fraction } = p as StepProgress;
         this.events.emit('compareProgress', { jobId, step, fraction } satisfies C.CompareProgressEvent);

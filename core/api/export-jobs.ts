@@ -85,7 +85,7 @@ export class ExportJobs {
     if (!target) throw new CrawlError(ErrorCodes.CANCELLED, 'no place was chosen for the export');
     const options = parseExportOptions({ ...input, out: target.out, force: target.replace });
     // Taken once the place is chosen (a dialog left open holds no slot), given back as the export ends.
-    const release = this.slots.take(`an export of "${crawlId}"`);
+    const release = this.slots.take(`an export of "${crawlId}"`, [crawlId]);
     const dto: ExportJobDto = {
       exportId, crawlId, format: options.format, what: options.what, state: 'running', done: 0, total: 0,
       unit: options.format === 'warc' ? 'pages' : options.what, bytesWritten: 0, etaSeconds: null,

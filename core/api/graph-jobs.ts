@@ -45,7 +45,7 @@ export class GraphJobs {
     const req = parsePartitionRequest(raw);
     const jobId = req.jobId ?? `partition-${++this.jobs}`;
     if (this.running.has(jobId)) throw badField('jobId', `a partitioning with job id ${jobId} is already running`);
-    return this.slots.run(`a partitioning of "${crawlId}"`, async () => {
+    return this.slots.run(`a partitioning of "${crawlId}"`, [crawlId], async () => {
       const thread = this.threads.start({ what: 'partition', dbPath, models: req.models, parts: req.parts, runs: req.runs }, (p) =>
         this.emit({ jobId, crawlId, ...(p as PartitionProgress) }),
       );
@@ -74,7 +74,7 @@ export class GraphJobs {
     if (this.writing.has(out)) {
       throw new CrawlError(ErrorCodes.DB_LOCKED, `the ${model} graph of "${crawlId}" in ${format} is being written; wait for it to end, then download it`);
     }
-    return this.slots.run(`a graph export of "${crawlId}"`, async () => {
+    return this.slots.run(`a graph export of "${crawlId}"`, [crawlId], async () => {
       this.writing.add(out);
       try {
         const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;

@@ -13,8 +13,8 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 export const JOBS_AT_ONCE = 2;
 
 export class JobSlots {
-  /** What each running job is, in words ('a comparison of "a" and "b"'). */
-  private readonly held: string[] = [];
+  /** What each running job is, in words ('a comparison of "a" and "b"'), and the crawls it reads. */
+  private readonly held: Array<{ what: string; reads: readonly string[] }> = [];
 
   constructor(
     private readonly max: number,
@@ -24,29 +24,41 @@ export class JobSlots {
 
   /** Refuses (CRAWL_DB_LOCKED) when every slot is taken: before a dialog that would only lead to a refusal. */
   check(): void {
-    if (this.held.length >= this.max) throw new CrawlError(ErrorCodes.DB_LOCKED, this.refusal(this.held));
+    if (this.held.length >= this.max) throw new CrawlError(ErrorCodes.DB_LOCKED, this.refusal(this.held.map((h) => h.what)));
   }
 
-  /** Takes a slot for job `what` (refused as check() is); the function returned gives it back (once). */
-  take(what: string): () => void {
+  /**
+   * Takes a slot for job `what`, which reads the crawls `reads` (refused as check() is); the
+   * function returned gives it back (once).
+   */
+  take(what: string, reads: readonly string[]): () => void {
     this.check();
-    this.held.push(what);
+    const entry = { what, reads };
+    this.held.push(entry);
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      this.held.splice(this.held.indexOf(what), 1);
+      this.held.splice(this.held.indexOf(entry), 1);
     };
   }
 
   /** Runs `fn` in a slot of its own, given back when it settles. */
-  async run<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    const release = this.take(what);
+  async run<T>(what: string, reads: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const release = this.take(what, reads);
     try {
       return await fn();
     } finally {
       release();
     }
+  }
+
+  /**
+   * The job reading crawl `id`, in words, or null: deleting a crawl under a job would let a new
+   * crawl of the same name be read by it (and the job's end remove that crawl's lock).
+   */
+  reading(id: string): string | null {
+    return this.held.find((h) => h.reads.includes(id))?.what ?? null;
   }
 }
 

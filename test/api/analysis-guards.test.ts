@@ -49,6 +49,35 @@ describe('analyses beside the engine', () => {
     }
   });
 
+  it('refuses to delete a crawl an export or a comparison reads, naming it, and deletes it once they have ended', async () => {
+    // Before: deleted under the job, and a new crawl of the same name made meanwhile was read by it.
+    for (const id of ['exported', 'compared']) smallCrawl(id);
+    const api = new EngineApi(dir, { exportThrottleMs: 500 });
+    try {
+      const exportEnded = new Promise<void>((resolve) => {
+        const off = api.onExportProgress((e) => {
+          if (e.state !== 'running') {
+            off();
+            resolve();
+          }
+        });
+      });
+      await api.startExport('exported', { format: 'csv', what: 'links' });
+      await expect(api.deleteCrawl('exported')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/an export of "exported" is under way; wait for it to end or cancel it/) });
+      smallCrawl('ranked-again');
+      const compared = api.compareCrawls('compared', 'ranked-again');
+      await expect(api.deleteCrawl('ranked-again')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/a comparison of "compared" and "ranked-again" is under way/) });
+      await compared;
+      await exportEnded;
+      for (const id of ['exported', 'ranked-again']) {
+        await api.deleteCrawl(id);
+        expect(existsSync(join(dir, `${id}.db`))).toBe(false);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
   it('runs at most two at once and refuses a third, naming why', async () => {
     for (const id of ['e1', 'e2', 'e3']) smallCrawl(id);
     const api = new EngineApi(dir);
