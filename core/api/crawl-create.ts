@@ -1,13 +1,12 @@
 /**
- * createCrawl: a New crawl request checked (create-request.ts), its seeds read (text or an
- * upload) or its demo web started, and the crawl's file written, everything checked before the
- * file exists, so that a refused crawl leaves nothing behind.
+ * createCrawl: a New crawl request checked (create-request.ts), its demo web started if it has
+ * one, and the crawl's file written in a worker thread with its seeds read (text or an upload)
+ * and checked (crawl-file.ts), everything checked before the file has its name, so that a
+ * refused crawl leaves nothing behind.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
-import { Crawler } from '../engine/crawler.js';
-import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
@@ -15,30 +14,46 @@ import { DEMO_DEFAULTS, type DemoCa, type DemoSpec, type DemoWebs } from './demo
 import { CONFIRM_IN_FORM } from './live-crawls.js';
 import { describePolicies } from './policies.js';
 import type { SeedUploads } from './seed-uploads.js';
-import { parseSeeds, seedSettings } from './seeds.js';
+import type { CrawlFileJob } from './crawl-file.js';
 import { CRAWL_ID, withoutUndefined, type Workspace } from './workspace.js';
 
 type Demo = { spec: DemoSpec; port: number; pages: number; ca: DemoCa | null };
 
+/** What creating a crawl uses: the workspace, its demo webs and seed uploads, and a worker thread to write the file in. */
+export interface CreateContext {
+  ws: Workspace;
+  demos: DemoWebs;
+  uploads: SeedUploads;
+  /** Runs the file's writing (its seeds read and checked) off the server's thread (crawl-file.ts). */
+  write: (job: CrawlFileJob) => Promise<null>;
+  /** The ids of crawls being created now: a second request for one is refused, not raced. */
+  creating: Set<string>;
+}
+
 /** Writes a new crawl's file from a New crawl request; returns its id. */
-export async function createCrawlFile(ws: Workspace, demos: DemoWebs, uploads: SeedUploads, raw: C.CreateCrawlRequest): Promise<string> {
+export async function createCrawlFile(cx: CreateContext, raw: C.CreateCrawlRequest): Promise<string> {
+  const { ws, demos, uploads } = cx;
   const req = parseCreateRequest(raw);
   const id = req.name?.trim() || `crawl-${new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '')}`;
   if (!CRAWL_ID.test(id) || id.includes('..')) throw badField('name', 'may hold only letters, digits, dots, dashes and underscores, starting with a letter or digit (it names the crawl’s file)');
   const path = ws.path(id);
   if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" already exists`, { field: 'name' });
+  if (cx.creating.has(id)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `a crawl named "${id}" is being created`, { field: 'name' });
   const input: CrawlSettingsInput = { seeds: [], ...settingsFrom(req) };
   if (req.historyCrawl) input.policyParams = { ...input.policyParams, history: historyPath(ws, req, id) };
   let demo: Demo | null = null;
+  cx.creating.add(id);
   try {
     if (req.demoWeb) demo = await demoInput(demos, id, req, input);
-    else seedInput(uploads, req, input);
-    // Everything is checked before the file exists: a refused crawl leaves nothing behind.
-    await checkShortW(Crawler.plan(input), CONFIRM_IN_FORM);
-    Crawler.create(path, input).close();
+    if (!demo && req.seedUploadId !== undefined && req.seedText !== undefined) throw badField('seedUploadId', 'give the seeds as seedText or as an upload (seedUploadId), not both');
+    const seedText = demo ? null : req.seedUploadId !== undefined ? uploads.text(req.seedUploadId, 'seedUploadId') : (req.seedText ?? '');
+    // Everything is checked before the file has its name: a refused crawl leaves nothing behind.
+    await cx.write({ what: 'create-crawl', path, input, seedText, confirm: CONFIRM_IN_FORM });
   } catch (err) {
     if (demo) await demos.stop(id);
     throw err;
+  } finally {
+    cx.creating.delete(id);
   }
   if (req.seedUploadId !== undefined) uploads.drop(req.seedUploadId);
   if (demo) demos.save(join(ws.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages, demo.ca);
@@ -62,18 +77,6 @@ async function demoInput(demos: DemoWebs, id: string, req: C.CreateCrawlRequest,
   input.r ??= 64;
   Object.assign(input, { connectTimeout: 5000, headersTimeout: 10_000, bodyTimeout: 10_000, retryBase: 1000, robotsRetry: 2000, robotsMaxAttempts: 2 });
   return { spec, port: web.port, pages: web.pages, ca: web.ca };
-}
-
-/** Reads the seeds (text or an upload) into seeds and scope; the first bad line refuses the crawl. */
-function seedInput(uploads: SeedUploads, req: C.CreateCrawlRequest, input: CrawlSettingsInput): void {
-  if (req.seedUploadId !== undefined && req.seedText !== undefined) throw badField('seedUploadId', 'give the seeds as seedText or as an upload (seedUploadId), not both');
-  const parsed = parseSeeds(req.seedUploadId !== undefined ? uploads.text(req.seedUploadId, 'seedUploadId') : (req.seedText ?? ''));
-  const bad = parsed.problems[0];
-  if (bad) {
-    const more = (parsed.problemCount ?? parsed.problems.length) - 1;
-    throw new CrawlError(ErrorCodes.BAD_SEED, `seeds: line ${bad.line}: “${bad.text}”: ${bad.problem}${more > 0 ? ` (and ${more} more)` : ''}`, { field: 'seedText' });
-  }
-  Object.assign(input, seedSettings(parsed));
 }
 
 /** The history crawl's file, for a policy that takes one. */

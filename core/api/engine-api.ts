@@ -20,7 +20,7 @@ import { messagesWithoutPaths } from './message-paths.js';
 import { checkRequest } from './request-check.js';
 import { SimulationJobs } from './simulation-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
-import { WorkerJobs, type RunningJob } from './worker-jobs.js';
+import type { RunningJob } from './worker-jobs.js';
 import { withoutUndefined } from './workspace.js';
 
 export interface EngineApiOptions extends CrawlsEngineOptions {
@@ -39,8 +39,6 @@ export interface EngineApiOptions extends CrawlsEngineOptions {
 export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
   /** Comparisons under way, by job id, to cancel them. */
   private readonly compares = new Map<string, RunningJob<unknown>>();
-  /** Comparisons' worker threads. */
-  private readonly threads: WorkerJobs;
   /** Comparisons, exports, graph exports and partitionings at once (job-slots.ts): one set of slots for all four. */
   private readonly slots: JobSlots = heavyJobSlots();
   private readonly graphs: GraphJobs;
@@ -65,7 +63,6 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
       throttleMs: opts.simulationThrottleMs,
     });
     this.simulations.events.on('simulationProgress', (e) => this.events.emit('simulationProgress', e));
-    this.threads = new WorkerJobs(opts.jobWorker);
     // What a user sees names no absolute path of this machine (message-paths.ts).
     messagesWithoutPaths(this, this.dir);
   }

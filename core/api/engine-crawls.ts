@@ -9,13 +9,11 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
-import { createCrawlFile } from './crawl-create.js';
+import { createCrawlFile, type CreateContext } from './crawl-create.js';
 import { parseResumeRequest } from './create-request.js';
 import { runnerFiles } from './crawl-process.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors } from './crawl-queries.js';
 import { DemoWebs, demoWebPages, readDemoSidecar } from './demo-webs.js';
-import { SeedSourceSchema } from './limit-schemas.js';
-import { API_LIMITS, grouped } from './limits.js';
 import { LiveCrawls } from './live-crawls.js';
 import { resultWithoutPaths } from './message-paths.js';
 import { createParallelCrawlFile, parallelCrawlOf } from './parallel-crawls.js';
@@ -23,7 +21,8 @@ import { parallelDir, parallelSidecar } from './parallel-files.js';
 import { describePolicies } from './policies.js';
 import { ReadPool } from './read-pool.js';
 import { SeedUploads } from './seed-uploads.js';
-import { parseSeeds } from './seeds.js';
+import { INLINE_SEED_CHARS, parseSeeds } from './seeds.js';
+import { WorkerJobs } from './worker-jobs.js';
 import { CRAWL_ID, Workspace } from './workspace.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { CrawlUpgrades } from './crawl-upgrades.js';
@@ -55,6 +54,9 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   protected readonly demos: DemoWebs;
   /** Seed files sent in chunks (uploadSeeds), until a crawl is created from them. */
   private readonly uploads = new SeedUploads();
+  /** Crawls being created now (their files written in a thread), and the heavy jobs' threads. */
+  private readonly creating = new Set<string>();
+  protected readonly threads: WorkerJobs;
   /** listSites, searchPages and getPage, answered in worker threads (closed by EngineApi.close). */
   protected readonly reads: ReadPool;
   /** Crawl files of an earlier schema, brought up to date in a process of their own when first read (crawl-upgrades.ts). */
@@ -73,6 +75,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs, jobWorker: opts.jobWorker });
     this.reads = new ReadPool({ workerFile: opts.readWorker });
+    this.threads = new WorkerJobs(opts.jobWorker);
     this.upgrades = new CrawlUpgrades((path) => this.upgraded(path), opts.crawlRunner);
     this.ready = this.live.reattach();
   }
@@ -121,18 +124,9 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   }
 
   async parseSeeds(source: string | { uploadId: string }): Promise<C.ParsedSeeds> {
-    return parseSeeds(this.seedText(source));
-  }
-
-  /** Seed text sent in one piece (within the limit), or the text of an upload. */
-  private seedText(source: unknown): string {
-    if (source === undefined || source === null) return '';
-    const read = SeedSourceSchema.safeParse(source);
-    if (read.success) return typeof read.data === 'string' ? read.data : this.uploads.text(read.data.uploadId);
-    if (typeof source === 'string') {
-      throw badField('text', `must be at most ${grouped(API_LIMITS.seedTextChars)} characters (this one has ${grouped(source.length)}): send longer text with uploadSeeds`);
-    }
-    throw badField('text', 'must be the seed text, or { uploadId } of a seed upload');
+    const text = this.uploads.source(source);
+    // An imported file is read in a worker thread: 64 MiB held the server's thread 6 s and more.
+    return text.length <= INLINE_SEED_CHARS ? parseSeeds(text) : this.threads.start({ what: 'parse-seeds', text }, () => undefined).result;
   }
 
   async uploadSeeds(uploadId: string, chunk: string, part: number): Promise<C.SeedUploadDto> {
@@ -184,12 +178,17 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   }
 
   async createCrawl(raw: C.CreateCrawlRequest): Promise<C.CrawlInfo> {
-    return this.info(await createCrawlFile(this.ws, this.demos, this.uploads, raw));
+    return this.info(await createCrawlFile(this.creation, raw));
+  }
+
+  /** A crawl's file is written in a worker thread (crawl-file.ts): a million seeds held the server's thread a minute. */
+  private get creation(): CreateContext {
+    return { ws: this.ws, demos: this.demos, uploads: this.uploads, creating: this.creating, write: (job) => this.threads.start(job, () => undefined).result };
   }
 
   /** A parallel crawl's plan, written as createCrawl writes a crawl, with its options beside it (parallel-crawls.ts). */
   async createParallelCrawl(raw: C.CreateParallelCrawlRequest): Promise<C.CrawlInfo> {
-    return this.info(await createParallelCrawlFile(this.ws, raw, (req) => createCrawlFile(this.ws, this.demos, this.uploads, req)));
+    return this.info(await createParallelCrawlFile(this.ws, raw, (req) => createCrawlFile(this.creation, req)));
   }
 
   async parallelCrawl(id: string): Promise<C.ParallelCrawlDto | null> {

@@ -2,7 +2,8 @@
  * The engine's heavy work on a crawl file, statically imported (so that every bundle, e.g.
  * Electron's engine host, includes it; a string import would be invisible to tsc, the layer
  * test and esbuild) and typed end to end: PageRank and the evaluation (Results), comparing two
- * crawls, exports, graph exports and partitionings, and a paused crawl's stop. Each runs in a
+ * crawls, exports, graph exports and partitionings, a paused crawl's stop, and a new crawl's
+ * file (its seeds read and checked: a minute for a million). Each runs in a
  * worker thread of its own (job-worker.ts, started by worker-jobs.ts), never on the thread that
  * answers the workbench's calls; a job is plain data, and its progress goes out as plain data
  * too.
@@ -19,8 +20,10 @@ import type { GraphModel, PartitionProgress, PartitionReport } from '../graph/re
 import { evaluateCrawl, type EvaluateOptions } from '../ranking/evaluate.js';
 import { rankCrawl } from '../ranking/rank-crawl.js';
 import { openDatabase } from '../store/database.js';
-import type { EvaluationDto, PageRankResultDto } from './contract.js';
+import type { EvaluationDto, PageRankResultDto, ParsedSeeds } from './contract.js';
+import { parseSeeds } from './seeds.js';
 import { mergeStopped } from './parallel-files.js';
+import { writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
 export async function runPageRankOn(dbPath: string, progress?: (step: string, fraction: number) => void): Promise<PageRankResultDto> {
@@ -50,7 +53,9 @@ export type HeavyJob =
   | { what: 'export'; dbPath: string; options: ExportOptions }
   | { what: 'partition'; dbPath: string; models: GraphModel[]; parts: number[]; runs: number }
   | { what: 'graph-export'; dbPath: string; request: GraphFileRequest }
-  | { what: 'stop-stored'; dbPath: string; parallel: boolean };
+  | { what: 'stop-stored'; dbPath: string; parallel: boolean }
+  | CrawlFileJob
+  | { what: 'parse-seeds'; text: string };
 
 /** What each job reports as it goes. */
 export type StepProgress = { step: string; fraction: number };
@@ -65,6 +70,8 @@ export interface JobResults {
   partition: PartitionReport;
   'graph-export': GraphFileResult;
   'stop-stored': null;
+  'create-crawl': null;
+  'parse-seeds': ParsedSeeds;
 }
 
 /** An AbortSignal that fires once `cancelled()` says so (checked every 50 ms). */
@@ -114,6 +121,10 @@ export async function runHeavyJob(job: HeavyJob, progress: (p: JobProgress) => v
       if (job.parallel) mergeStopped(job.dbPath);
       else Crawler.stopStored(job.dbPath);
       return null;
+    case 'parse-seeds':
+      return parseSeeds(job.text);
+    case 'create-crawl':
+      return writeCrawlFile(job, step);
     case 'graph-export': {
       const g = loadLinkGraph(job.dbPath);
       try {

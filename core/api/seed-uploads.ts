@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { badField } from '../errors.js';
 import type { SeedUploadDto } from './contract.js';
-import { SeedChunkSchema, SeedFileSizeSchema, SeedPartSchema, SeedUploadIdSchema } from './limit-schemas.js';
+import { SeedChunkSchema, SeedFileSizeSchema, SeedPartSchema, SeedSourceSchema, SeedUploadIdSchema } from './limit-schemas.js';
 import { API_LIMITS, grouped } from './limits.js';
 
 interface Upload {
@@ -29,6 +29,17 @@ export class SeedUploads {
   private readonly held = new Map<string, Upload>();
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** What parseSeeds reads: seed text sent in one piece (within the limit), or the text of an upload. */
+  source(source: unknown): string {
+    if (source === undefined || source === null) return '';
+    const read = SeedSourceSchema.safeParse(source);
+    if (read.success) return typeof read.data === 'string' ? read.data : this.text(read.data.uploadId);
+    if (typeof source === 'string') {
+      throw badField('text', `must be at most ${grouped(API_LIMITS.seedTextChars)} characters (this one has ${grouped(source.length)}): send longer text with uploadSeeds`);
+    }
+    throw badField('text', 'must be the seed text, or { uploadId } of a seed upload');
+  }
 
   /** Appends part `part` of upload `uploadId`; part 0 starts it (again). */
   append(uploadId: unknown, chunk: unknown, part: unknown): SeedUploadDto {

@@ -25,8 +25,15 @@ import { canonicalize } from '../url/canonical.js';
 
 /** Problems listed in full; beyond this only problemCount grows (a pasted binary file). */
 export const MAX_PROBLEMS = 1000;
+/** Seed text read on the server's thread (about 50 ms); a longer one is read in a worker thread. */
+export const INLINE_SEED_CHARS = 256 * 1024;
 /** A problem's text is cut to this many characters. */
 const MAX_TEXT = 200;
+
+/** A line or entry as a problem names it: a 10 MB line was echoed whole in a refusal. */
+function shown(t: string): string {
+  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}…` : t;
+}
 
 const NOT_A_SEED = 'not a URL, host name (www.example.cl) or domain suffix (.cl)';
 /** C0/C1 controls (tab is whitespace), DEL, and invisible format characters (U+200B, U+00AD, BOM...). */
@@ -61,8 +68,7 @@ export function parseSeeds(text: string): ParsedSeeds {
     if (typeof read === 'string') {
       out.problemCount++;
       if (out.problems.length < MAX_PROBLEMS) {
-        const shown = line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT)}…` : line;
-        out.problems.push({ line: i + 1, text: shown, problem: read });
+        out.problems.push({ line: i + 1, text: shown(line), problem: read });
       }
       return;
     }
@@ -110,7 +116,7 @@ function readLine(line: string): Entry[] | string {
     const whole = readEntry(line);
     if (typeof whole !== 'string') return [whole];
   }
-  return `“${pieces[bad]}”: ${read[bad] as string}`;
+  return `“${shown(pieces[bad]!)}”: ${read[bad] as string}`;
 }
 
 function isUrlLike(t: string): boolean {
@@ -141,7 +147,7 @@ function spaceProblem(t: string): string {
 function readUrl(t: string): Entry | string {
   const scheme = SCHEME.exec(t)![1]!.toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') return 'only http and https URLs can be crawled';
-  if (!t.startsWith('//', scheme.length + 1)) return `not a valid URL: it should start with ${scheme}://`;
+  if (!t.startsWith('//', scheme.length + 1)) return `not a valid URL: it should start with ${shown(scheme)}://`;
   const authority = t.slice(scheme.length + 3).split(/[/?#\\]/, 1)[0]!;
   if (authority.includes('@')) return 'a URL with a user name (user@host) is not crawled: write the host only';
   if (authority === '') return 'a URL needs a host name (http://www.example.cl/)';
@@ -190,7 +196,7 @@ function readHost(t: string, from: 'entry' | 'url'): { host: string } | string {
     hostname = read.ascii;
     if (hostname !== 'localhost' && !hostname.includes('.')) {
       if (from === 'url') return 'the host name of a URL has a dot (www.example.cl) or is localhost';
-      return `a host name has a dot (www.example.cl); to crawl every host under “${hostname}”, write the domain suffix .${hostname}`;
+      return `a host name has a dot (www.example.cl); to crawl every host under “${shown(hostname)}”, write the domain suffix .${shown(hostname)}`;
     }
   }
   // The URL parser drops a default port (http://x.cl:80/ is http://x.cl/).

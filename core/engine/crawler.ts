@@ -164,7 +164,12 @@ export class Crawler extends EventEmitter {
   /** Starts a new crawl in a new database file. Bad settings or seeds: nothing is written. */
   static create(path: string, input: CrawlSettingsInput, opts: CrawlerOptions = {}): Crawler {
     if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already exists; resume it or choose another file`);
-    const settings = Crawler.plan(input, { stored: opts.stored === true });
+    return Crawler.createPlanned(path, Crawler.plan(input, { stored: opts.stored === true }), opts);
+  }
+
+  /** create() with the settings plan() gave (checked once: 8 s for a million seeds). */
+  static createPlanned(path: string, settings: CrawlSettings, opts: CrawlerOptions = {}): Crawler {
+    if (existsSync(path)) throw new CrawlError(ErrorCodes.SETTINGS_CONFLICT, `${path}: already exists; resume it or choose another file`);
     const store = CrawlStore.create(path, settings);
     const crawler = new Crawler(store, settings, opts);
     store.begin();

@@ -3,7 +3,7 @@
  * made into a crawl over the WebSocket transport, every seed queued, no message near the
  * limit; and the limits of an upload (limits.ts): a chunk, a whole upload, uploads held, idle.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -12,6 +12,7 @@ import { EngineApi } from '../../core/api/engine-api.js';
 import { API_LIMITS } from '../../core/api/limits.js';
 import { SeedUploads } from '../../core/api/seed-uploads.js';
 import { connectWebSocket } from '../../core/api/ws-client.js';
+import type { CrawlError } from '../../core/errors.js';
 import { tmpDir } from '../helpers/tmp.js';
 
 const WS = WebSocket as unknown as Parameters<typeof connectWebSocket>[1];
@@ -99,4 +100,52 @@ describe('the limits of a seed upload', () => {
     now += API_LIMITS.seedUploadIdleMs + 1;
     expect(() => u.text('large')).toThrow(expect.objectContaining({ field: 'uploadId', message: expect.stringMatching(/dropped after 30 minutes/) }));
   });
+});
+
+describe('a crawl made from a large seed upload', () => {
+  const dir = tmpDir('cb-upload-create-');
+  const engine = new EngineApi(dir);
+  afterAll(() => engine.close());
+
+  /** Uploads `text` in chunks as the workbench does. */
+  async function upload(id: string, text: string): Promise<void> {
+    for (let at = 0, part = 0; at < text.length; at += API_LIMITS.seedChunkChars) await engine.uploadSeeds(id, text.slice(at, at + API_LIMITS.seedChunkChars), part++);
+  }
+
+  it('is read and written in a worker thread: the engine answers meanwhile, lists no half-written crawl, and refuses the same name twice', async () => {
+    // Before: its seeds were read and its file written on the engine's thread (a 64 MiB upload held it 30 s and more): no call was answered meanwhile.
+    const { text, count } = tenMegabytesOfSeeds();
+    await upload('big', text);
+    let done = false;
+    const created = engine.createCrawl({ name: 'big', seedUploadId: 'big', w: 1000, maxPagesPerSite: 1_000_000 }).finally(() => (done = true));
+    let answered = 0;
+    /** The crawl listed before it was whole (its file named once written and closed). */
+    let listedHalf = false;
+    let second: unknown = null;
+    while (!done) {
+      await engine.health();
+      listedHalf ||= (await engine.listCrawls()).some((c) => c.id === 'big' && (c.status !== 'created' || c.pagesKnown !== count));
+      if (answered++ === 0) second = await engine.createCrawl({ name: 'big', seedText: 'http://127.0.0.1:9/' }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await created).toMatchObject({ id: 'big', status: 'created', pagesKnown: count });
+    expect(answered).toBeGreaterThanOrEqual(5);
+    expect(listedHalf).toBe(false);
+    expect(second).toMatchObject({ code: 'CRAWL_SETTINGS_CONFLICT', field: 'name', message: 'a crawl named "big" is being created' });
+    expect(readdirSync(dir).filter((f) => f.includes('creating'))).toEqual([]);
+  }, 120_000);
+
+  it('refuses a bad line at the seed field, its text cut short, and leaves no file behind', async () => {
+    // Two entries on a line: the problem names the bad one (before: whole, 2 MB of it, twice over the wire).
+    const long = `http://127.0.0.1:9/a\nwww.a.cl, not-a-seed-${'x'.repeat(2_000_000)}\n`;
+    await upload('bad', long);
+    const err = await engine.createCrawl({ name: 'bad', seedUploadId: 'bad', w: 1000 }).catch((e: CrawlError) => e);
+    expect(err).toMatchObject({ code: 'CRAWL_BAD_SEED', field: 'seedText', message: expect.stringMatching(/^seeds: line 2: “www\.a\.cl, not-a-seed-x+…”: “not-a-seed-x+…”: not a valid host name$/) });
+    expect((err as Error).message.length).toBeLessThan(1000);
+    expect(readdirSync(dir).filter((f) => f.startsWith('bad') || f.includes('creating'))).toEqual([]);
+    // parseSeeds of the upload (read in a worker thread too) cuts it likewise, in the problem's words as well.
+    const read = await engine.parseSeeds({ uploadId: 'bad' });
+    expect(read.urls).toEqual(['http://127.0.0.1:9/a']);
+    expect(JSON.stringify(read.problems).length).toBeLessThan(1000);
+  }, 120_000);
 });
