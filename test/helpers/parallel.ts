@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import type { TestWebServer } from '../../core/testweb/server.js';
@@ -129,3 +130,18 @@ export function killLeftovers(partsDir: string): void {
   }
 }
 
+
+/** Resolves with `p`, or rejects after `ms` saying what did not happen. */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`${what} within ${ms / 1000} s`)))]);
+}
+
+/** Runs `fn` with a nats-server of its own keeping its store in `store` (a broker the crawl is given with --broker), stopped after. */
+export async function withBroker<T>(store: string, fn: (broker: EmbeddedBroker) => Promise<T>): Promise<T> {
+  const broker = await EmbeddedBroker.start(findNatsServer(), store, null, () => {});
+  try {
+    return await fn(broker);
+  } finally {
+    await broker.stop();
+  }
+}

@@ -10,9 +10,12 @@
  *   coordinator killed together with its nats-server: the workers pause without a broker.
  * - a 3-node NATS cluster on loopback keeping 3 copies of the crawl's stream and buckets, the
  *   server leading the stream killed mid-crawl: the crawl goes on; nothing lost.
+ * - messages on a part's subject that are not the exchange's; a worker that keeps dying; a
+ *   page whose links pass the broker's largest message.
+ *
+ * A crawl paused whole (a refused part, a full disk, Ctrl-C) and resumed is in parallel-pause.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { connect } from '@nats-io/transport-node';
@@ -22,7 +25,7 @@ import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import { now } from '../../core/testweb/request-log.js';
 import { NatsCluster } from '../helpers/nats-cluster.js';
-import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, within, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
@@ -30,11 +33,6 @@ import { handWeb } from '../../core/testweb/hand-web.js';
 import { describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-faults-');
-
-/** Resolves with `p`, or rejects after `ms` saying what did not happen. */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`${what} within ${ms / 1000} s`)))]);
-}
 
 describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster losing a node', async () => {
   // 1,200 pages answered in up to 60 ms (one connection a site): a crawl lasts long enough for two faults.
@@ -213,151 +211,6 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     expect(r.stdout).toMatch(/^paused: every worker committed its part/m);
   }, 120_000);
 
-  it('a worker that refuses its part (not a crawl file) pauses the crawl in one line naming it, rather than being started again for ever', async () => {
-    const name = 'refused';
-    const db = join(dir, `${name}.db`);
-    onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
-    mkdirSync(join(dir, `${name}.parts`, 'part-1.db'), { recursive: true });
-    const r = await within(parallelCrawl(db, [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash']), 60_000, 'the crawl paused');
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/part-1\.db: cannot be read .*\[CRAWL_DB_CORRUPT\]/);
-    expect(r.stderr).toMatch(/^crawlbench crawl: part 1 \(worker 1\) refused to run \(exit 2; its own line above says why\); every worker paused.*\[CRAWL_PARALLEL_WORKER_REFUSED\]$/m);
-    expect(r.stderr).not.toMatch(/starting it again/);
-  }, 120_000);
-
-  it('a part whose disk fills pauses the whole crawl (exit 3, in words, nothing started again); the same command with room resumes it and loses nothing', async () => {
-    // Before: the full part's worker was started again for ever (it ended at once each time) while the other parts went on: the crawl never ended.
-    const name = 'full';
-    const db = join(dir, `${name}.db`);
-    onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
-    const args = [...flags, '--parts', '2', '--model', 'page', '--assign', 'hash'];
-    const full = await within(startCrawl(db, [...args, '--max-db-size', '300KB']).done, 60_000, 'the crawl paused');
-    expect(full.code, full.stderr).toBe(3);
-    expect(full.stdout).toMatch(/^PAUSED: parts? [\d,]+ .*the disk \(or --max-db-size\) is full; every worker paused.*run the same command to resume/m);
-    expect(full.stderr).not.toMatch(/starting it again/);
-    expect(existsSync(db)).toBe(false);
-    const resumed = await crawlbench(['crawl', '--db', db, ...args, '--max-db-size', '50MB', '--json'], { killAfterMs: 100_000 });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toMatch(/each part's database may now grow to 50,000,000 bytes/);
-    expect(fetchedUrls(db)).toEqual(truth);
-  }, 180_000);
-
-  it('a disk that really fills (a 3 MB file system holding the crawl and its broker\'s store): paused whole, exit 3, again while it is full, and resumed whole once there is room', async (ctx) => {
-    // Before: the worker died on the failed COMMIT at close (exit 1) and was started again, and
-    // run again the coordinator died on a stack trace (its run file) or the broker's "insufficient storage".
-    const mnt = join(dir, 'small-disk');
-    mkdirSync(mnt, { recursive: true });
-    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
-    if (mounted.status !== 0) {
-      console.log(`skipped: a full disk needs a small file system, and mount -t tmpfs was refused here (${String(mounted.stderr).trim()})`);
-      return ctx.skip();
-    }
-    const db = join(mnt, 'real.db');
-    onTestFinished(() => {
-      killLeftovers(join(mnt, 'real.parts'));
-      spawnSync('umount', ['-l', mnt]);
-    });
-    const args = ['crawl', '--db', db, ...flags, '--parts', '2', '--model', 'site', '--assign', 'hash'];
-    for (const run of ['fills', 'still full']) {
-      const r = await crawlbench(args, { killAfterMs: 100_000 });
-      expect(r.code, `${run}: ${r.stderr}`).toBe(3);
-      expect(r.stdout, run).toMatch(/^PAUSED: .*(disk|storage).* is full/m);
-      expect(r.stderr, run).not.toMatch(/starting it again|internal error/);
-    }
-    expect(spawnSync('mount', ['-o', 'remount,size=300m', mnt]).status).toBe(0);
-    const room = await crawlbench([...args, '--json'], { killAfterMs: 100_000 });
-    expect(room.code, room.stderr).toBe(0);
-    expect(fetchedUrls(db)).toEqual(truth);
-  }, 300_000);
-
-  it('--local-workers 2 of 3 parts: this machine runs parts 0 and 1 only, a worker elsewhere takes part 2, and the merged crawl is whole', async () => {
-    // Before: the 2 local processes took every part round robin (0,2 and 1), so part 2 had two workers.
-    const name = 'spread';
-    const db = join(dir, `${name}.db`);
-    const parts = join(dir, `${name}.parts`);
-    onTestFinished(() => killLeftovers(parts));
-    const broker = await EmbeddedBroker.start(findNatsServer(), join(dir, 'spread-broker'), null, () => {});
-    let elsewhere: Promise<{ code: number | null; stderr: string }> | null = null;
-    try {
-      const r = await parallelCrawl(db, [...flags, '--parts', '3', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '2', '--json'], async () => {
-        const local = await processes(parts, 2);
-        expect(local.workers).toHaveLength(2);
-        for (const pid of local.workers) expect(commandLine(pid)).toMatch(/--parts-to-take [01] /);
-        elsewhere = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '2', '--dir', parts], { killAfterMs: 100_000 });
-      });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/part 2 is left to other workers: crawlbench worker --broker nats:\/\/127\.0\.0\.1:\d+ --crawl spread --parts-to-take 2 /);
-      const w = await elsewhere!;
-      expect(w.code, w.stderr).toBe(0);
-      expect(fetchedUrls(db)).toEqual(truth);
-      expect((JSON.parse(r.stdout) as ParallelSummaryJson).merge.workers.map((x) => x.part)).toEqual([0, 1, 2]);
-    } finally {
-      await broker.stop();
-    }
-  }, 150_000);
-
-  it('a crawl paused with Ctrl-C: a worker started elsewhere before the coordinator runs again is not paused by the last run\'s pause, and the resumed crawl is whole', async () => {
-    const name = 'repause';
-    const db = join(dir, `${name}.db`);
-    const parts = join(dir, `${name}.parts`);
-    onTestFinished(() => killLeftovers(parts));
-    const broker = await EmbeddedBroker.start(findNatsServer(), join(dir, 'repause-broker'), null, () => {});
-    try {
-      const args = [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '1'];
-      const first = startCrawl(db, args);
-      await processes(parts, 1); // the coordinator has put the crawl in the broker: a worker elsewhere finds it
-      const elsewhere1 = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '1', '--dir', parts], { killAfterMs: 100_000 });
-      await partsBegun(parts, 2);
-      first.child.kill('SIGINT');
-      expect((await first.done).stdout).toMatch(/^paused/m);
-      expect((await elsewhere1).code).toBe(0); // paused through the bucket's pause key
-      // Before the coordinator runs again, part 1's worker starts: the last run's pause is not for it.
-      let ended = false;
-      const elsewhere2 = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '1', '--dir', parts], { killAfterMs: 100_000 }).finally(() => (ended = true));
-      await sleep(3000);
-      expect(ended).toBe(false);
-      const again = await parallelCrawl(db, args);
-      expect(again.code, again.stderr).toBe(0);
-      expect((await elsewhere2).code).toBe(0);
-      expect(fetchedUrls(db)).toEqual(truth);
-    } finally {
-      await broker.stop();
-    }
-  }, 200_000);
-
-  it("the same crawl made again from nothing on a broker that ran it minutes before: its parts' messages are not taken for the first run's, and nothing is lost", async () => {
-    // Before: message ids were numbered by the part file's rows, so the new files sent ids the
-    // broker had seen within its 10-minute window, and it dropped them in silence. A web where
-    // every page is linked from one page only, most of them on another site: a message dropped
-    // is pages lost.
-    const sites = 6;
-    const perSite = 200;
-    const host = (s: number) => `t${s}.test`;
-    const { port } = await serve(handWeb(Array.from({ length: sites }, (_, s) => ({
-      host: host(s), latencyMs: 0,
-      pages: Array.from({ length: perSite }, (_, i) => ({ path: `/p${i}`, links: [2 * i + 1, 2 * i + 2].filter((j) => j < perSite).map((j) => `http://${host((s + 1) % sites)}/p${j}`) })),
-    }))));
-    const name = 'again';
-    const db = join(dir, `${name}.db`);
-    onTestFinished(() => killLeftovers(join(dir, `${name}.parts`)));
-    const broker = await EmbeddedBroker.start(findNatsServer(), join(dir, 'again-broker'), null, () => {});
-    try {
-      const seeds = Array.from({ length: sites }, (_, s) => ['--seed', `http://${host(s)}:${port}/p0`]).flat();
-      const args = [...seeds, '--resolve', '*.test=127.0.0.1', '--w', '0', '--quiet', '--parts', '2', '--model', 'site', '--assign', 'hash', '--broker', broker.url];
-      const first = await parallelCrawl(db, args);
-      expect(first.code, first.stderr).toBe(0);
-      expect(fetchedUrls(db)).toHaveLength(sites * perSite);
-      rmSync(db);
-      rmSync(join(dir, `${name}.parts`), { recursive: true });
-      const second = await parallelCrawl(db, args);
-      expect(second.code, second.stderr).toBe(0);
-      expect(second.stderr).toMatch(/resuming the crawl again with the definition the broker holds/);
-      expect(fetchedUrls(db)).toHaveLength(sites * perSite);
-    } finally {
-      await broker.stop();
-    }
-  }, 200_000);
-
   it("a page whose links to another part pass the broker's largest message is sent in several: the crawl ends with every page", async () => {
     // Before: one message a page and part, over 1 MiB, refused by the broker at every try; the crawl never ended.
     const n = 4000;
@@ -371,22 +224,4 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     expect(fetchedUrls(db)).toHaveLength(n + 1);
   }, 150_000);
 
-  it('--replicas above 1 without a cluster, or out of 1..5, is refused in one line naming the flag', async () => {
-    const refuse = async (more: string[]) => {
-      const r = await crawlbench(['crawl', '--db', join(dir, 'refused.db'), ...flags, '--parts', '4', '--model', 'site', '--assign', 'hash', ...more]);
-      expect(r.code).toBe(2);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      return r.stderr;
-    };
-    expect(await refuse(['--replicas', '3'])).toMatch(/--replicas: 3 copies need a NATS cluster.*--broker.*\[CRAWL_BAD_OPTION\]/);
-    expect(await refuse(['--replicas', '6'])).toMatch(/--replicas: "6" is not a number of copies from 1 to 5/);
-    // A single server given as the broker: it cannot keep 3 copies, and says why.
-    const single = await EmbeddedBroker.start(findNatsServer(), join(dir, 'single-server'), null, () => {});
-    try {
-      expect(await refuse(['--broker', single.url, '--replicas', '3'])).toMatch(/--replicas: the broker cannot keep 3 copies .*needs a NATS cluster of at least 3 servers/);
-    } finally {
-      await single.stop();
-    }
-    expect(existsSync(join(dir, 'refused.db'))).toBe(false);
-  }, 60_000);
 });

@@ -42,8 +42,8 @@ describeWith(['chromium'], 'Live when a run ends under your eyes', () => {
 
   it("shows the stored final state the moment the crawl finishes, as a reload would", async () => {
     const { page } = wb;
-    // The demo web as a user gets it (60 sites, two of them with a broken robots.txt), without latency.
-    await wb.call('createCrawl', [{ name: 'watched', demoWeb: { latencyMs: 0 } }]);
+    // The demo web's 60 sites (two of them with a broken robots.txt), 900 pages of its 3,000, without latency.
+    await wb.call('createCrawl', [{ name: 'watched', demoWeb: { latencyMs: 0, pages: 900 } }]);
     await page.goto(wb.serve.url);
     await page.evaluate(() => (location.hash = '#/crawls/watched/live'));
     await page.getByTestId('resume').click();

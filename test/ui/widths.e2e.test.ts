@@ -3,7 +3,12 @@
  * crawls, was 1,288 px wide, the sites table's last columns and its CSV button cut off): the two
  * shared crawls (revision 1, and revision 2 guided by it), their comparison, a partition and a
  * simulation, each view filled as a user sees it. No view may scroll sideways (the document's
- * scrollWidth against the viewport), and each passes the accessibility check (axe-core).
+ * scrollWidth against the viewport), and each passes the accessibility check, in light and in
+ * dark mode: axe-core (the engine behind Lighthouse's and Playwright's checks;
+ * @axe-core/playwright wants Node 22, so axe-core itself is put into the page), no serious or
+ * critical violation: contrast, names of controls and images, labels, table headers, ARIA roles
+ * (the tabs among them). This was a file of its own (a11y.e2e) on the single demo crawl; every
+ * view it visited is visited here, filled further.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -89,6 +94,7 @@ describeWith(['chromium'], 'every view at 1280x800 with the demo set loaded', ()
         expect(await page.getByTestId('partition-error').count()).toBe(0);
       },
     },
+    { name: 'Simulate (its runs)', hash: '#/simulate', ready: 'h2' },
     { name: 'Simulate', hash: `#/simulate/${simulationId}`, ready: '[data-table="simulation-results"] tbody tr' },
     { name: 'Compare', hash: `#/compare/${FIRST}/${SECOND}`, ready: '[data-testid="compare-cards"]' },
   ];
