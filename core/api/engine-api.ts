@@ -16,7 +16,7 @@ import { ExportJobs } from './export-jobs.js';
 import { GraphJobs } from './graph-jobs.js';
 import type { StepProgress } from './heavy-jobs.js';
 import { heavyJobSlots, type JobSlots } from './job-slots.js';
-import { messagesWithoutPaths } from './message-paths.js';
+import { messagesWithoutPaths, withoutPaths } from './message-paths.js';
 import { checkRequest } from './request-check.js';
 import { SimulationJobs } from './simulation-jobs.js';
 import { storedPageRank } from './stored-pagerank.js';
@@ -156,7 +156,9 @@ export class EngineApi extends CrawlsEngine implements C.CrawlbenchApi {
       });
       this.compares.set(jobId, thread);
       try {
-        return await thread.result;
+        const report = await thread.result;
+        // The crawls by their files' names in the workspace, not this machine's absolute paths (message-paths.ts).
+        return { ...report, a: { ...report.a, path: withoutPaths(report.a.path, this.dir) }, b: { ...report.b, path: withoutPaths(report.b.path, this.dir) } };
       } finally {
         this.compares.delete(jobId);
       }

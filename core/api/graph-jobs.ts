@@ -9,7 +9,7 @@
  * refused (the two would write one file). Both take one of the engine's slots for heavy jobs
  * (job-slots.ts), shared with comparisons and exports.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { idMapPath } from '../graph/export-graph.js';
@@ -69,17 +69,25 @@ export class GraphJobs {
   async exportGraph(crawlId: string, dbPath: string, raw: GraphExportRequest): Promise<GraphExportDto> {
     const { model, format } = checkRequest(GraphExportRequestSchema, raw ?? {}, 'a graph export request');
     const folder = join(this.exportsDir, `graph-${crawlId}`);
-    mkdirSync(folder, { recursive: true });
     const out = join(folder, `${model}.${EXTENSION[format]}`);
     if (this.writing.has(out)) {
       throw new CrawlError(ErrorCodes.DB_LOCKED, `the ${model} graph of "${crawlId}" in ${format} is being written; wait for it to end, then download it`);
     }
     return this.slots.run(`a graph export of "${crawlId}"`, [crawlId], async () => {
       this.writing.add(out);
+      mkdirSync(folder, { recursive: true });
       try {
         const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
         const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));
         return { model, format, vertices: r.vertices, edges: r.edges, sizeUnit: r.sizeUnit, files };
+      } catch (err) {
+        // A failed or cancelled export leaves no empty folder behind (one holding earlier exports stays).
+        try {
+          rmdirSync(folder);
+        } catch {
+          // not empty: it holds earlier exports
+        }
+        throw err;
       } finally {
         this.writing.delete(out);
       }

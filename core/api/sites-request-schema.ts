@@ -42,6 +42,8 @@ export const SitesQuerySchema = z
     },
     { error: 'must be an object of filters, sort and paging' },
   )
+  // An unknown field is refused by name (a misspelt filter was ignored, and every site listed).
+  .strict()
   .transform((q): CheckedSitesQuery => {
     const sort = q.sort ?? 'pages_fetched';
     const host = (q.host ?? '').trim().toLowerCase();

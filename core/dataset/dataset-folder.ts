@@ -31,6 +31,8 @@ export function readDatasetFolder(dir: string): DatasetGraph {
   }
   const { fileIds, urls: rawUrls, sizes: rawSizes } = readPages(dir);
   const n = fileIds.length;
+  // An empty graph simulated to NaN in every column, and exited 0.
+  if (n === 0) throw new CrawlError(ErrorCodes.BAD_GRAPH, `--graph: ${dir}/pages.tsv.gz lists no page (a dataset folder lists its pages as id<TAB>URL, one a line)`);
   // Node = file id when the ids are 0..n-1 (the dataset's own numbering), else a renumbering.
   const dense = fileIds.every((id) => id < n);
   const nodeOf = new Map<number, number>();

@@ -117,7 +117,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     await kv.put('coordinator', coordinatorBeat());
     try {
       workers.start(def.parts);
-      const end = await waitForEnd(kv, jsm, def, o.progress, watch, o.signal);
+      const end = await waitForEnd(kv, jsm, def, o.progress, watch, workers.elsewhere(def.parts), o.signal);
       if (end !== 'ended') {
         // Workers on other machines read it within 500 ms; this machine's are told at once.
         await kv.put('pause', String(Date.now())).catch(() => {});
@@ -238,10 +238,31 @@ class Watch {
     this.halt ??= new CrawlError(ErrorCodes.PARALLEL_WORKER_REFUSED, `${which} refused to run (exit 2; its own line above says why); every worker paused with what it had committed. Mend that and run the same command to resume`);
   }
 
+  /**
+   * A part whose worker runs on another machine, as its status says: paused, ended, or silent
+   * (no status written for ELSEWHERE_SILENT_MS). Said once for each such turn, with the command
+   * that takes the part on: before, the crawl waited in silence for a part nobody crawled.
+   */
+  elsewhere(p: number, s: WorkerStatus | null, take: string): void {
+    const now = Date.now();
+    const beat = s?.beat ?? -1;
+    const last = this.beats.get(p);
+    if (!last || last.beat !== beat) this.beats.set(p, { beat, at: now });
+    if (!s) return;
+    const silent = now - this.beats.get(p)!.at > ELSEWHERE_SILENT_MS;
+    const why = s.state === 'paused' ? 'paused' : s.state === 'ended' ? 'ended' : silent ? `has written no status for ${ELSEWHERE_SILENT_MS / 1000} s` : null;
+    if (why !== null) this.once(`elsewhere.${p}.${beat}`, `part ${p} (worker ${s.pid} on ${s.host}) ${why}: the crawl waits for its part; on the machine holding its part file, run ${take}`);
+  }
+
+  private readonly beats = new Map<number, { beat: number; at: number }>();
+
   diskFull(where: string): void {
     this.halt ??= new CrawlError(ErrorCodes.DISK_FULL, `${where}: the disk (or --max-db-size) is full; every worker paused with what it had committed. Free space (or give a larger --max-db-size) and run the same command to resume`);
   }
 }
+
+/** A worker elsewhere writes its status every 500 ms: this long without one, it is said to be away. */
+const ELSEWHERE_SILENT_MS = 30_000;
 
 interface Observation {
   quiet: boolean;
@@ -250,7 +271,7 @@ interface Observation {
 }
 
 /** Polls every 500 ms; returns when two observations in a row find every part idle, nothing pending, and nothing moved. */
-async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: (line: string) => void, watch: Watch, signal?: AbortSignal): Promise<'ended' | 'paused' | CrawlError> {
+async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: (line: string) => void, watch: Watch, elsewhere: Elsewhere, signal?: AbortSignal): Promise<'ended' | 'paused' | CrawlError> {
   let last: Observation | null = null;
   let lastPrint = 0;
   for (;;) {
@@ -259,7 +280,7 @@ async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition
     if (watch.halt) return watch.halt;
     let now: Observation;
     try {
-      now = await observe(kv, jsm, def, Date.now() - lastPrint > 2000 ? progress : null, watch);
+      now = await observe(kv, jsm, def, Date.now() - lastPrint > 2000 ? progress : null, watch, elsewhere);
     } catch {
       last = null; // the broker is away: start counting again when it answers
       continue;
@@ -272,7 +293,13 @@ async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition
   }
 }
 
-async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: ((line: string) => void) | null, watch: Watch): Promise<Observation> {
+/** The parts other machines run (from this one on), and the command that takes part p on. */
+interface Elsewhere {
+  from: number;
+  take: (p: number) => string;
+}
+
+async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: ((line: string) => void) | null, watch: Watch, elsewhere: Elsewhere): Promise<Observation> {
   const statuses: (WorkerStatus | null)[] = [];
   let quiet = true;
   const sig: unknown[] = [];
@@ -283,6 +310,7 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
     if (read !== null && 'problem' in read) watch.once(`status.${p}`, `part ${p}'s status in the broker is not a worker's (${read.problem}): read as none until its worker writes it again`);
     const s = read !== null && 'status' in read ? read.status : null;
     if (s?.state === 'disk-full') watch.diskFull(`part ${p} (worker ${s.pid} on ${s.host})`);
+    if (p >= elsewhere.from) watch.elsewhere(p, s, elsewhere.take(p));
     statuses.push(s);
     const c = await jsm.consumers.info(streamName(def.name), consumerName(p));
     if (!s || !s.idle || s.state !== 'running' || s.outbox > 0 || c.num_pending > 0 || c.num_ack_pending > 0) quiet = false;
@@ -331,8 +359,17 @@ class LocalWorkers {
     for (let w = 0; w < n; w++) this.spawn(w, [w]);
     if (n < k) {
       const rest = Array.from({ length: k - n }, (_, i) => n + i).join(',');
-      this.o.note(`part${k - n > 1 ? 's' : ''} ${rest} ${k - n > 1 ? 'are' : 'is'} left to other workers: crawlbench worker --broker ${this.url} --crawl ${this.name} --parts-to-take ${rest} --dir DIR`);
+      this.o.note(`part${k - n > 1 ? 's' : ''} ${rest} ${k - n > 1 ? 'are' : 'is'} left to other workers: ${this.take(rest)}`);
     }
+  }
+
+  /** The parts workers on other machines take (those this one does not), and the command that takes one. */
+  elsewhere(k: number): Elsewhere {
+    return { from: Math.max(0, Math.min(this.o.localWorkers, k)), take: (p) => this.take(String(p)) };
+  }
+
+  private take(parts: string): string {
+    return `crawlbench worker --broker ${this.url} --crawl ${this.name} --parts-to-take ${parts} --dir DIR`;
   }
 
   private spawn(w: number, parts: number[]): void {

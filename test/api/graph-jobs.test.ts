@@ -8,7 +8,7 @@
  * writers of it at once.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GraphJobs } from '../../core/api/graph-jobs.js';
@@ -102,4 +102,24 @@ describe('graph exports asked for together', () => {
       await jobs.close();
     }
   }, 60_000);
+});
+
+describe('a graph export that fails', () => {
+  it('leaves no empty folder behind, and keeps one that holds earlier exports', async () => {
+    // Before: exports/graph-NAME was made before the export ran, and stayed empty when it failed.
+    const dir = tmpDir();
+    const bad = join(dir, 'bad.db');
+    writeFileSync(bad, 'not a crawl');
+    const jobs = new GraphJobs(join(dir, 'exports'), () => undefined);
+    try {
+      await expect(jobs.exportGraph('bad', bad, { model: 'page', format: 'edgelist' })).rejects.toMatchObject({ code: expect.stringMatching(/^CRAWL_/) });
+      expect(existsSync(join(dir, 'exports', 'graph-bad'))).toBe(false);
+      mkdirSync(join(dir, 'exports', 'graph-bad'), { recursive: true });
+      writeFileSync(join(dir, 'exports', 'graph-bad', 'site.tsv'), 'an earlier export\n');
+      await expect(jobs.exportGraph('bad', bad, { model: 'page', format: 'edgelist' })).rejects.toMatchObject({ code: expect.stringMatching(/^CRAWL_/) });
+      expect(readdirSync(join(dir, 'exports', 'graph-bad'))).toEqual(['site.tsv']);
+    } finally {
+      await jobs.close();
+    }
+  });
 });

@@ -180,6 +180,8 @@ describe('listSites on a finished crawl of the demo web', () => {
     expect(await refused({ errorsOnly: 'yes' })).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'errorsOnly' });
     expect(await refused({ descending: 1 })).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'descending' });
     expect(await refused('all')).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'query' });
+    // A misspelt filter (before: ignored, and every site listed as if unfiltered).
+    expect(await refused({ hosts: 'uchile' })).toEqual({ code: 'CRAWL_BAD_OPTION', field: 'hosts' });
     expect(await refused({ limit: 500, offset: 0, host: '' })).toBeNull();
   });
 });

@@ -7,13 +7,13 @@
  * `crawlbench crawl --parts K` against a real nats-server and the real test web. The faults a
  * restart or a cluster answers are in parallel-faults.test.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import { fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, within, withBroker, type ParallelSummaryJson } from '../helpers/parallel.js';
-import { crawlbench } from '../helpers/run.js';
+import { BIN, crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
 import { handWeb } from '../../core/testweb/hand-web.js';
@@ -91,24 +91,33 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
     expect(fetchedUrls(db)).toEqual(truth);
   }, 300_000);
 
-  it('--local-workers 2 of 3 parts: this machine runs parts 0 and 1 only, a worker elsewhere takes part 2, and the merged crawl is whole', async () => {
-    // Before: the 2 local processes took every part round robin (0,2 and 1), so part 2 had two workers.
+  it('--local-workers 2 of 3 parts: this machine runs parts 0 and 1 only, a worker elsewhere takes part 2; paused there, the coordinator says so and how to take it on; the merged crawl is whole', async () => {
+    // Before: the 2 local processes took every part round robin (0,2 and 1), so part 2 had two
+    // workers; and a worker elsewhere that paused left the crawl waiting in silence.
     const name = 'spread';
     const db = join(dir, `${name}.db`);
     const parts = join(dir, `${name}.parts`);
     onTestFinished(() => killLeftovers(parts));
-    let elsewhere: Promise<{ code: number | null; stderr: string }> | null = null;
     await withBroker(join(dir, 'spread-broker'), async (broker) => {
-      const r = await parallelCrawl(db, [...flags, '--parts', '3', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '2', '--json'], async () => {
-        const local = await processes(parts, 2);
-        expect(local.workers).toHaveLength(2);
-        for (const pid of local.workers) expect(commandLine(pid)).toMatch(/--parts-to-take [01] /);
-        elsewhere = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '2', '--dir', parts], { killAfterMs: 100_000 });
-      });
+      const run = startCrawl(db, [...flags, '--parts', '3', '--model', 'site', '--assign', 'hash', '--broker', broker.url, '--local-workers', '2', '--json']);
+      let said = '';
+      run.child.stderr!.on('data', (b: Buffer) => (said += b));
+      const local = await processes(parts, 2);
+      expect(local.workers).toHaveLength(2);
+      for (const pid of local.workers) expect(commandLine(pid)).toMatch(/--parts-to-take [01] /);
+      const worker = ['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '2', '--dir', parts];
+      // Part 2's worker on "another machine", stopped with Ctrl-C once it has begun: it pauses.
+      const first = spawn(process.execPath, [BIN, ...worker], { stdio: 'ignore' });
+      await partsBegun(parts, 3);
+      first.kill('SIGINT');
+      await new Promise((r) => first.once('exit', r));
+      for (let i = 0; i < 100 && !/part 2 \(worker \d+ on [^)]+\) paused/.test(said); i++) await sleep(100);
+      expect(said).toMatch(/^part 2 \(worker \d+ on [^)]+\) paused: the crawl waits for its part; on the machine holding its part file, run crawlbench worker --broker nats:\/\/127\.0\.0\.1:\d+ --crawl spread --parts-to-take 2 /m);
+      const again = await crawlbench(worker, { killAfterMs: 100_000 });
+      expect(again.code, again.stderr).toBe(0);
+      const r = await run.done;
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/part 2 is left to other workers: crawlbench worker --broker nats:\/\/127\.0\.0\.1:\d+ --crawl spread --parts-to-take 2 /);
-      const w = await elsewhere!;
-      expect(w.code, w.stderr).toBe(0);
       expect(fetchedUrls(db)).toEqual(truth);
       expect((JSON.parse(r.stdout) as ParallelSummaryJson).merge.workers.map((x) => x.part)).toEqual([0, 1, 2]);
     });

@@ -102,6 +102,10 @@ describe('crawlbench simulate', () => {
     const bad = join(dir, 'no-links');
     mkdirSync(bad);
     writeFileSync(join(bad, 'pages.tsv.gz'), '');
+    // Both files there, gzip, and empty: before, every column NaN and exit 0.
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    for (const f of ['pages.tsv.gz', 'links.tsv.gz']) writeFileSync(join(empty, f), gzipSync(''));
     const notDb = join(dir, 'not-a-db.db');
     writeFileSync(notDb, 'hello');
     const cases: Array<[string[], RegExp]> = [
@@ -109,6 +113,7 @@ describe('crawlbench simulate', () => {
       [['--graph', join(dir, 'missing')], /--policy: choose at least one policy/],
       [['--graph', join(dir, 'missing'), '--policy', 'opic'], /does not exist \[CRAWL_BAD_GRAPH\]/],
       [['--graph', bad, '--policy', 'opic'], /has no links.tsv.gz .*\[CRAWL_BAD_GRAPH\]/],
+      [['--graph', empty, '--policy', 'opic'], /pages.tsv.gz lists no page .*\[CRAWL_BAD_GRAPH\]/],
       [['--graph', notDb, '--policy', 'opic'], /CRAWL_DB_/],
       [['--graph', graph, '--policy', 'fastest'], /--policy: "fastest" is not a policy of the simulator/],
       [['--graph', graph, '--policy', 'opic', '--bandwidth', '0'], /--bandwidth/],
