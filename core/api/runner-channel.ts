@@ -86,9 +86,32 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
     async close(end) {
       if (readRunnerFile(dbPath)?.pid === process.pid) rmSync(file, { force: true });
       send(end);
-      await Promise.all([...clients].map((s) => new Promise<void>((resolve) => s.end(() => resolve()))));
+      // Each client is given a while to take what is queued for it; one that reads nothing
+      // held the crawl's process from ending for good.
+      await Promise.all([...clients].map((s) => endWithin(s, CLOSE_FLUSH_MS)));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (process.platform !== 'win32') rmSync(path, { force: true });
     },
   };
+}
+
+/** How long a client is given, once the crawl ends, to read what was sent to it. */
+const CLOSE_FLUSH_MS = 5000;
+
+/** Ends `s` once what was written to it is flushed, or cuts it off after `ms`. */
+function endWithin(s: Socket, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const cut = setTimeout(() => {
+      s.destroy();
+      resolve();
+    }, ms);
+    s.end(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+    s.once('close', () => {
+      clearTimeout(cut);
+      resolve();
+    });
+  });
 }

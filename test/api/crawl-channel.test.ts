@@ -7,7 +7,11 @@
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { CHANNEL_LIMITS, readLines, sendLine } from '../../core/api/crawl-channel.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHANNEL_LIMITS, readLines, sendLine, socketPath } from '../../core/api/crawl-channel.js';
+import { openRunnerChannel } from '../../core/api/runner-channel.js';
 
 let server: Server | null = null;
 afterEach(() => server?.close());
@@ -60,3 +64,20 @@ it('a client that does not read has its messages dropped past the backlog, not q
   expect(near.writableLength).toBeLessThanOrEqual(CHANNEL_LIMITS.backlogBytes + 70 * 1024);
   far.destroy();
 });
+
+it("a crawl's end is not held by a client that reads nothing: its channel closes all the same", async () => {
+  // Before: close() waited for every client to take what was queued for it, for ever with one
+  // that reads nothing, and the crawl's process never ended.
+  const dir = mkdtempSync(join(tmpdir(), 'cb-channel-'));
+  const channel = await openRunnerChannel(join(dir, 'c.db'), () => {});
+  const far = connect(socketPath(join(dir, 'c.db')));
+  far.on('error', () => {});
+  await new Promise((resolve) => far.once('connect', resolve));
+  far.pause();
+  const pad = 'x'.repeat(64 * 1024);
+  for (let i = 0; i < 400; i++) channel.send({ t: 'stats', data: { pad } } as never);
+  const closed = await Promise.race([channel.close({ t: 'ended' } as never).then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 30 s'), 30_000))]);
+  expect(closed).toBe('closed');
+  far.destroy();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
