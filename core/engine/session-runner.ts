@@ -1,5 +1,6 @@
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { Connection } from '../fetch/interfaces.js';
+import { robotsText } from '../fetch/robots-text.js';
 import type { RobotsRules } from '../robots/robots.js';
 import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
@@ -14,7 +15,6 @@ import { pipelinedLoop } from './pipelined-loop.js';
 import type { SessionResult } from './session-result.js';
 
 const MAX_ROBOTS_REDIRECTS = 5;
-const ROBOTS_MAX_BYTES = 500 * 1024;
 
 export type { SessionResult } from './session-result.js';
 
@@ -256,8 +256,11 @@ async function fetchRobots(
         continue;
       }
       if (status >= 200 && status < 300) {
-        const body = res.body.subarray(0, ROBOTS_MAX_BYTES).toString('utf8');
-        return ctx.robots.record(origin, site.id, { status, body, unavailable: false });
+        const body = await robotsText(res.body, res.headers['content-encoding']);
+        if (body !== null) return ctx.robots.record(origin, site.id, { status, body, unavailable: false });
+        // Rules that cannot be read are not no rules: as a robots.txt that could not be fetched.
+        ctx.counters.error(ErrorCodes.BAD_ENCODING);
+        return ctx.robots.record(origin, site.id, { status, body: null, unavailable: true });
       }
       if (status >= 400 && status < 500 && status !== 429) {
         return ctx.robots.record(origin, site.id, { status, body: null, unavailable: false });

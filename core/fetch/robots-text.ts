@@ -1,0 +1,62 @@
+/**
+ * robots.txt's text as RFC 9309 §2.5 reads it: its first 500 KiB, after its Content-Encoding
+ * is undone. A server asked with Accept-Encoding: gzip (as crawlbench asks every server) may
+ * well gzip its robots.txt; read as it came, such a file was no rules at all, and its site's
+ * Disallow lines were crawled. Only a prefix is decoded (a stream stopped once it has enough),
+ * so that a robots.txt that inflates without end costs 500 KiB, and a body cut short still
+ * gives what it holds.
+ */
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { Transform } from 'node:stream';
+
+/** RFC 9309 §2.5: at least 500 KiB are parsed; crawlbench parses that much and no more. */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+
+const ZLIB = { finishFlush: constants.Z_SYNC_FLUSH };
+
+/** The text, or null when the body cannot be decoded (an unknown encoding, or bytes that are not what it says). */
+export async function robotsText(body: Buffer, contentEncoding: unknown): Promise<string | null> {
+  const enc = (typeof contentEncoding === 'string' ? contentEncoding : '').trim().toLowerCase();
+  if (enc === '' || enc === 'identity') return body.subarray(0, ROBOTS_MAX_BYTES).toString('utf8');
+  try {
+    switch (enc) {
+      case 'gzip':
+      case 'x-gzip':
+        return (await prefix(body, createGunzip(ZLIB))).toString('utf8');
+      case 'deflate':
+        // Servers send either zlib-wrapped or raw deflate under this name.
+        return (await prefix(body, createInflate(ZLIB)).catch(() => prefix(body, createInflateRaw(ZLIB)))).toString('utf8');
+      case 'br':
+        return (await prefix(body, createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH }))).toString('utf8');
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** The first ROBOTS_MAX_BYTES that `stream` makes of `body` (all of it when shorter); the stream is stopped once it has them. */
+function prefix(body: Buffer, stream: Transform): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const end = (err?: Error) => {
+      if (done) return;
+      done = true;
+      stream.destroy();
+      if (err) reject(err);
+      else resolve(Buffer.concat(out).subarray(0, ROBOTS_MAX_BYTES));
+    };
+    stream.on('data', (d: Buffer) => {
+      out.push(d);
+      size += d.length;
+      if (size >= ROBOTS_MAX_BYTES) end();
+    });
+    stream.on('end', () => end());
+    // Bytes past a good beginning that fail to decode (a body cut short by the server) end the text there.
+    stream.on('error', (err) => (size > 0 ? end() : end(err)));
+    stream.end(body);
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * robots.txt sent with a Content-Encoding (RFC 9309 §2.5; crawlbench asks every server with
+ * Accept-Encoding: gzip, deflate, br, and many gzip text/plain): its rules are read once
+ * decoded. Before, the encoded bytes were read as the file, no rule was found in them, and a
+ * crawl fetched the pages its Disallow lines forbid. The built CLI against a loopback server
+ * that answers robots.txt as each case says, and logs what it is asked.
+ */
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { crawlbench } from '../helpers/run.js';
+import { tmpDir } from '../helpers/tmp.js';
+
+const RULES = 'User-agent: *\nDisallow: /private\n';
+const dir = tmpDir('crawlbench-robots-encoding-');
+const servers: Server[] = [];
+afterAll(() => servers.forEach((s) => s.close()));
+
+/** A site whose robots.txt is `robots` sent with `encoding`; its home links to /private/x and /ok. */
+async function site(robots: Buffer, encoding: string | null): Promise<{ url: string; asked: string[] }> {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url!);
+    if (req.url === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': robots.length, ...(encoding ? { 'content-encoding': encoding } : {}) });
+      return res.end(robots);
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><body><a href="/private/x">private</a> <a href="/ok">ok</a></body></html>');
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, asked };
+}
+
+async function crawl(name: string, seed: string, more: string[] = []) {
+  const r = await crawlbench(['crawl', '--db', join(dir, `${name}.db`), '--seed', seed, '--w', '0', '--quiet', ...more]);
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+}
+
+describe('robots.txt with a Content-Encoding', () => {
+  const cases: Array<[string, Buffer, string]> = [
+    ['gzip', gzipSync(RULES), 'gzip'],
+    ['deflate (zlib)', deflateSync(RULES), 'deflate'],
+    ['deflate (raw)', deflateRawSync(RULES), 'deflate'],
+    ['brotli', brotliCompressSync(RULES), 'br'],
+  ];
+  for (const [what, body, encoding] of cases) {
+    it(`${what}: its Disallow lines hold`, async () => {
+      const s = await site(body, encoding);
+      await crawl(what.replace(/\W+/g, '-'), s.url);
+      expect(s.asked).toContain('/ok');
+      expect(s.asked).not.toContain('/private/x');
+    });
+  }
+
+  it('one that inflates far past 500 KiB is read up to 500 KiB (RFC 9309 §2.5): rules there hold, rules past it do not', async () => {
+    // 3 MiB of comments between the two rules: gzip makes a few KB of it.
+    const text = `User-agent: *\nDisallow: /private\n${'# padding\n'.repeat(300_000)}Disallow: /ok\n`;
+    const s = await site(gzipSync(text), 'gzip');
+    await crawl('bomb', s.url);
+    expect(s.asked).toContain('/ok');
+    expect(s.asked).not.toContain('/private/x');
+  });
+
+  it('one in an encoding that cannot be read is as a robots.txt that could not be fetched: nothing of its site is crawled', async () => {
+    const s = await site(Buffer.from('not gzip at all'), 'gzip');
+    const r = await crawl('garbled', s.url, ['--robots-retry', '100ms', '--json']);
+    expect(s.asked.filter((p) => p !== '/robots.txt')).toEqual([]);
+    expect(r.stdout).toMatch(/CRAWL_BAD_CONTENT_ENCODING/);
+  });
+});
