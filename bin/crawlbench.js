@@ -21,6 +21,12 @@ if (
   process.execve(process.execPath, [process.execPath, ...process.execArgv, YOUNG, ...process.argv.slice(1)], process.env);
 }
 
+// V8's compiled code of crawlbench's modules kept on disk between runs (Node 22.1 and later; in
+// the system's temporary folder, or NODE_COMPILE_CACHE): a command starts in about a quarter
+// less CPU, and a parallel crawl starts a process for each of its workers.
+const { default: nodeModule } = await import('node:module');
+if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache();
+
 const entry = new URL('../dist/core/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('crawlbench: not built yet; run `npm install` (or `npm run build`) first\n');

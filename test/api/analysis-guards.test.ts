@@ -33,6 +33,18 @@ function smallCrawl(id: string, pages = 50): void {
   raw.close();
 }
 
+/** The first export of `api` to end, as its last progress event says. */
+function exportEnd(api: EngineApi): Promise<ExportJobDto> {
+  return new Promise((resolve) => {
+    const off = api.onExportProgress((e) => {
+      if (e.state !== 'running') {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
 describe('analyses beside the engine', () => {
   it('refuses to delete a crawl while it is being ranked, then deletes it', async () => {
     smallCrawl('ranked');
@@ -54,14 +66,7 @@ describe('analyses beside the engine', () => {
     for (const id of ['exported', 'compared']) smallCrawl(id);
     const api = new EngineApi(dir, { exportThrottleMs: 500 });
     try {
-      const exportEnded = new Promise<void>((resolve) => {
-        const off = api.onExportProgress((e) => {
-          if (e.state !== 'running') {
-            off();
-            resolve();
-          }
-        });
-      });
+      const exportEnded = exportEnd(api);
       await api.startExport('exported', { format: 'csv', what: 'links' });
       await expect(api.deleteCrawl('exported')).rejects.toMatchObject({ code: 'CRAWL_DB_LOCKED', message: expect.stringMatching(/an export of "exported" is under way; wait for it to end or cancel it/) });
       smallCrawl('ranked-again');
@@ -100,14 +105,7 @@ describe('analyses beside the engine', () => {
     // An export held a while after its one chunk of rows: it is still running when the others are asked for.
     const api = new EngineApi(dir, { exportThrottleMs: 500 });
     try {
-      const exportEnded = new Promise<ExportJobDto>((resolve) => {
-        const off = api.onExportProgress((e) => {
-          if (e.state !== 'running') {
-            off();
-            resolve(e);
-          }
-        });
-      });
+      const exportEnded = exportEnd(api);
       await api.startExport('h1', { format: 'csv', what: 'links' });
       const comparing = api.compareCrawls('h1', 'h2', { jobId: 'c1' });
       const busy = {

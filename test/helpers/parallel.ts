@@ -11,8 +11,9 @@ import { commandLine } from '../../core/parallel/stale-run.js';
 import { generateWeb } from '../../core/testweb/generator.js';
 import type { TestWebServer } from '../../core/testweb/server.js';
 import { seedUrls, type Web } from '../../core/testweb/web.js';
-import { sqlRows } from './crawl-db.js';
-import { BIN, type RunResult } from './run.js';
+import { fetchedUrls, sqlRows } from './crawl-db.js';
+import { beforeAll, expect } from 'vitest';
+import { BIN, crawlbench, type RunResult } from './run.js';
 import { serve } from './web.js';
 
 export interface ParallelSummaryJson {
@@ -144,4 +145,19 @@ export async function withBroker<T>(store: string, fn: (broker: EmbeddedBroker) 
   } finally {
     await broker.stop();
   }
+}
+
+/**
+ * Crawls the web once in a single process (`flags`, into `db`) before a file's tests: the pages
+ * every parallel crawl of it must fetch. The function returned gives them once it has run.
+ */
+export function singleCrawlTruth(db: string, flags: string[], atLeast: number): () => string[] {
+  let truth: string[] = [];
+  beforeAll(async () => {
+    const r = await crawlbench(['crawl', '--db', db, ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    truth = fetchedUrls(db);
+    expect(truth.length).toBeGreaterThan(atLeast);
+  }, 120_000);
+  return () => truth;
 }

@@ -9,8 +9,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
-import { fetchedUrls, parallelCrawl, parallelTestWeb, processes, sleep, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { expect, it } from 'vitest';
+import { fetchedUrls, parallelCrawl, parallelTestWeb, processes, singleCrawlTruth, sleep, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { politenessViolations } from '../helpers/politeness.js';
 import { crawlbench, run, type RunResult } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -24,14 +24,7 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
   // 600 pages: a crawl lasts long enough for the faults.
   const { web, server, flags } = await parallelTestWeb(dir, 600);
   const single = join(dir, 'single.db');
-  let truth: string[] = [];
-
-  beforeAll(async () => {
-    const r = await crawlbench(['crawl', '--db', single, ...flags]);
-    expect(r.code, r.stderr).toBe(0);
-    truth = fetchedUrls(single);
-    expect(truth.length).toBeGreaterThan(500);
-  }, 120_000);
+  const truth = singleCrawlTruth(single, flags, 500);
 
   let lastRequests: typeof server.requests = [];
   /** The w of the crawls whose politeness is checked (the others crawl at w = 0). */
@@ -67,8 +60,8 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout, r.stderr).toMatch(/^\{/);
     const s = JSON.parse(r.stdout) as Summary;
-    expect(fetchedUrls(db)).toEqual(truth);
-    expect(s.merge.pagesFetched).toBe(truth.length);
+    expect(fetchedUrls(db)).toEqual(truth());
+    expect(s.merge.pagesFetched).toBe(truth().length);
     // Every part fetched something: the work was shared.
     for (const w of s.merge.workers) expect(w.pagesFetched).toBeGreaterThan(0);
     return s;
@@ -105,7 +98,7 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     const again = join(dir, 'page-hash-again.db');
     const m = await crawlbench(['merge', join(dir, 'page-hash.parts'), '--out', again, '--json']);
     expect(m.code, m.stderr).toBe(0);
-    expect(fetchedUrls(again)).toEqual(truth);
+    expect(fetchedUrls(again)).toEqual(truth());
     expect((JSON.parse(m.stdout) as Summary['merge']).workers.map((w) => w.pagesFetched)).toEqual(s.merge.workers.map((w) => w.pagesFetched));
     const refused = await crawlbench(['merge', join(dir, 'page-hash.parts'), '--out', again]);
     expect(refused.code).toBe(2);
@@ -161,13 +154,13 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
     const s = JSON.parse(r.stdout) as Summary;
     expect(s.merge.pagesFetched).toBe(101);
     expect(s.merge.workers.map((w) => w.pagesFetched)).toEqual([26, 25, 25, 25]);
-    expect(fetchedUrls(db).every((u) => truth.includes(u))).toBe(true);
+    expect(fetchedUrls(db).every((u) => truth().includes(u))).toBe(true);
     // Ended at its limit, as a crawl of one process: the same command with a higher limit goes on from the parts.
     const more = await parallelCrawl(db, [...flags, '--parts', '4', '--model', 'page', '--assign', 'hash', '--max-pages', '150']);
     expect(more.code, more.stderr).toBe(0);
     expect(more.stdout).toMatch(/^parallel crawl max-pages: 4 parts, at its page limit, merged into /);
     expect(fetchedUrls(db)).toHaveLength(150);
-    expect(fetchedUrls(db).every((u) => truth.includes(u))).toBe(true);
+    expect(fetchedUrls(db).every((u) => truth().includes(u))).toBe(true);
   }, 120_000);
 
   it('bad part vectors and brokers are refused in one line naming the file or the flag', async () => {

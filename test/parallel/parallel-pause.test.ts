@@ -10,9 +10,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { commandLine } from '../../core/parallel/stale-run.js';
-import { fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, within, withBroker, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, singleCrawlTruth, startCrawl, within, withBroker, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { BIN, crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
@@ -25,14 +25,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
   // 1,200 pages answered in up to 20 ms (one connection a site): each crawl lasts some seconds, long enough for a Ctrl-C.
   const { flags } = await parallelTestWeb(dir, 1200, 20);
   const single = join(dir, 'single.db');
-  let truth: string[] = [];
-
-  beforeAll(async () => {
-    const r = await crawlbench(['crawl', '--db', single, ...flags]);
-    expect(r.code, r.stderr).toBe(0);
-    truth = fetchedUrls(single);
-    expect(truth.length).toBeGreaterThan(1000);
-  }, 120_000);
+  const truth = singleCrawlTruth(single, flags, 1000);
 
   it('a worker that refuses its part (not a crawl file) pauses the crawl in one line naming it, rather than being started again for ever', async () => {
     const name = 'refused';
@@ -60,7 +53,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
     const resumed = await crawlbench(['crawl', '--db', db, ...args, '--max-db-size', '50MB', '--json'], { killAfterMs: 100_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/each part's database may now grow to 50,000,000 bytes/);
-    expect(fetchedUrls(db)).toEqual(truth);
+    expect(fetchedUrls(db)).toEqual(truth());
   }, 180_000);
 
   it('a disk that really fills (a 3 MB file system holding the crawl and its broker\'s store): paused whole, exit 3, again while it is full, and resumed whole once there is room', async (ctx) => {
@@ -88,7 +81,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
     expect(spawnSync('mount', ['-o', 'remount,size=300m', mnt]).status).toBe(0);
     const room = await crawlbench([...args, '--json'], { killAfterMs: 100_000 });
     expect(room.code, room.stderr).toBe(0);
-    expect(fetchedUrls(db)).toEqual(truth);
+    expect(fetchedUrls(db)).toEqual(truth());
   }, 300_000);
 
   it('--local-workers 2 of 3 parts: this machine runs parts 0 and 1 only, a worker elsewhere takes part 2; paused there, the coordinator says so and how to take it on; the merged crawl is whole', async () => {
@@ -118,7 +111,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
       const r = await run.done;
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/part 2 is left to other workers: crawlbench worker --broker nats:\/\/127\.0\.0\.1:\d+ --crawl spread --parts-to-take 2 /);
-      expect(fetchedUrls(db)).toEqual(truth);
+      expect(fetchedUrls(db)).toEqual(truth());
       expect((JSON.parse(r.stdout) as ParallelSummaryJson).merge.workers.map((x) => x.part)).toEqual([0, 1, 2]);
     });
   }, 150_000);
@@ -145,7 +138,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
       const again = await parallelCrawl(db, args);
       expect(again.code, again.stderr).toBe(0);
       expect((await elsewhere2).code).toBe(0);
-      expect(fetchedUrls(db)).toEqual(truth);
+      expect(fetchedUrls(db)).toEqual(truth());
     });
   }, 200_000);
 
