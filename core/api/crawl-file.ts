@@ -15,7 +15,7 @@ import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
-import { parseSeeds, seedSettings } from './seeds.js';
+import { INLINE_SEED_CHARS, parseSeeds, seedSettings } from './seeds.js';
 
 /** A crawl file to write, as a worker thread takes it: plain data. */
 export interface CrawlFileJob {
@@ -27,6 +27,14 @@ export interface CrawlFileJob {
   seedText: string | null;
   /** How the short-w guard's refusal tells the user to confirm (live-crawls.ts CONFIRM_IN_FORM). */
   confirm: string;
+}
+
+/**
+ * Seeds few enough to read and write on the server's thread (about 50 ms): a worker thread
+ * takes a second or more to start under load, which a user creating a small crawl waits for.
+ */
+export function fewSeeds(job: CrawlFileJob): boolean {
+  return (job.seedText ?? '').length <= INLINE_SEED_CHARS && (job.input.seeds?.length ?? 0) <= 10_000;
 }
 
 /** Where the file is written until it is whole. */

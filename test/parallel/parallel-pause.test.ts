@@ -102,6 +102,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
       // Part 2's worker on "another machine", stopped with Ctrl-C once it has begun: it pauses.
       const first = spawn(process.execPath, [BIN, ...worker], { stdio: 'ignore' });
       await partsBegun(parts, 3);
+      await sleep(1500); // it has written its status as running (every 500 ms) before it is stopped
       first.kill('SIGINT');
       await new Promise((r) => first.once('exit', r));
       for (let i = 0; i < 100 && !/part 2 \(worker \d+ on [^)]+\) paused/.test(said); i++) await sleep(100);
