@@ -1,6 +1,6 @@
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { Connection } from '../fetch/interfaces.js';
-import { robotsText } from '../fetch/robots-text.js';
+import { ROBOTS_READ_BYTES, robotsText } from '../fetch/robots-text.js';
 import type { RobotsRules } from '../robots/robots.js';
 import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
@@ -238,7 +238,8 @@ async function fetchRobots(
       try {
         used++;
         if (current === conn) onConn.requests++;
-        res = await current.request(u.pathname + u.search);
+        // Up to ROBOTS_READ_BYTES whatever --max-body-size says: a robots.txt over a small limit parked its site (RFC 9309 §2.5 reads its first 500 KiB).
+        res = await current.request(u.pathname + u.search, undefined, Math.max(ctx.settings.maxBodyBytes, ROBOTS_READ_BYTES));
       } catch (err) {
         if (!(err instanceof CrawlError)) throw err;
         // The session's own connection failing its TLS: the pages carry it, not robots.txt.

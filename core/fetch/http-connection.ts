@@ -103,7 +103,7 @@ export class HttpConnection implements Connection {
     return this.said.pipelined;
   }
 
-  async request(path: string, extra?: Record<string, string>): Promise<FetchResponse> {
+  async request(path: string, extra?: Record<string, string>, maxBytes?: number): Promise<FetchResponse> {
     if (this.closedByPeer) throw new CrawlError(ErrorCodes.CONNECTION_RESET, `${this.origin}: connection already closed`);
     const startedAt = performance.timeOrigin + performance.now();
     if (this.requests === 0) this.connectStarted = performance.now();
@@ -117,7 +117,7 @@ export class HttpConnection implements Connection {
     this.armDeadline(path);
     const overlapped = this.outstanding++ > 0 && this.depth > 1;
     try {
-      return await this.fetch(path, headers, startedAt, undefined, overlapped);
+      return await this.fetch(path, headers, startedAt, undefined, overlapped, maxBytes);
     } finally {
       if (--this.outstanding === 0) this.current = null;
     }
@@ -139,9 +139,9 @@ export class HttpConnection implements Connection {
     }
   }
 
-  private async fetch(path: string, headers: Record<string, string>, startedAt: number, sink?: BodySink, overlapped = false): Promise<FetchResponse> {
+  private async fetch(path: string, headers: Record<string, string>, startedAt: number, sink?: BodySink, overlapped = false, maxBytes?: number): Promise<FetchResponse> {
     const url = this.origin + path;
-    const res = new ResponseReader(url, sink ? sink.maxBytes : this.limits.maxBodyBytes, sink, this.limiter);
+    const res = new ResponseReader(url, sink ? sink.maxBytes : (maxBytes ?? this.limits.maxBodyBytes), sink, this.limiter);
     try {
       // blocking: false lets undici send the next request before this one's headers (pipelining).
       this.client.dispatch({ path, method: 'GET', headers, ...(this.depth > 1 ? { blocking: false } : {}) }, res);

@@ -48,8 +48,12 @@ export interface Connection {
   readonly connectMs: number | null;
   /** Over https, the certificate as found when the connection was established (absent or null otherwise). */
   readonly tls?: TlsOutcome | null;
-  /** `headers`: more request headers (a conditional recrawl's If-None-Match, If-Modified-Since). */
-  request(pathAndQuery: string, headers?: Record<string, string>): Promise<FetchResponse>;
+  /**
+   * `headers`: more request headers (a conditional recrawl's If-None-Match, If-Modified-Since).
+   * `maxBytes`: most bytes of the body to read for this request in place of the crawl's limit
+   * (robots.txt: read up to its own, whatever --max-body-size says).
+   */
+  request(pathAndQuery: string, headers?: Record<string, string>, maxBytes?: number): Promise<FetchResponse>;
   /**
    * A GET whose body goes to `sink` piece by piece as it arrives instead of being kept (the
    * response's body is empty): for bodies read as a stream (sitemaps, up to 50 MB). When the

@@ -12,6 +12,12 @@ import type { Transform } from 'node:stream';
 /** RFC 9309 §2.5: at least 500 KiB are parsed; crawlbench parses that much and no more. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
 
+/**
+ * The most of a robots.txt's body read off the wire, whatever --max-body-size says (a larger
+ * one is as one that could not be fetched): twice what is parsed, for a compressed body.
+ */
+export const ROBOTS_READ_BYTES = 2 * ROBOTS_MAX_BYTES;
+
 const ZLIB = { finishFlush: constants.Z_SYNC_FLUSH };
 
 /** The text, or null when the body cannot be decoded (an unknown encoding, or bytes that are not what it says). */

@@ -1,5 +1,5 @@
 /**
- * robots.txt sent with a Content-Encoding (RFC 9309 §2.5; crawlbench asks every server with
+ * robots.txt sent with a Content-Encoding, or longer than the crawl's body limit (RFC 9309 §2.5; crawlbench asks every server with
  * Accept-Encoding: gzip, deflate, br, and many gzip text/plain): its rules are read once
  * decoded. Before, the encoded bytes were read as the file, no rule was found in them, and a
  * crawl fetched the pages its Disallow lines forbid. The built CLI against a loopback server
@@ -61,6 +61,14 @@ describe('robots.txt with a Content-Encoding', () => {
     const text = `User-agent: *\nDisallow: /private\n${'# padding\n'.repeat(300_000)}Disallow: /ok\n`;
     const s = await site(gzipSync(text), 'gzip');
     await crawl('bomb', s.url);
+    expect(s.asked).toContain('/ok');
+    expect(s.asked).not.toContain('/private/x');
+  });
+
+  it('one longer than --max-body is read up to 500 KiB all the same: its rules hold, and its site is crawled', async () => {
+    // Before: refused as too large (CRAWL_BODY_TOO_LARGE), and the site parked with nothing crawled.
+    const s = await site(Buffer.from(`User-agent: *\nDisallow: /private\n${'# padding\n'.repeat(60_000)}`), null);
+    await crawl('long', s.url, ['--max-body', '64KB', '--robots-retry', '100ms']);
     expect(s.asked).toContain('/ok');
     expect(s.asked).not.toContain('/private/x');
   });
