@@ -9,12 +9,13 @@
  * half written is never listed, started or deleted, and a server killed while writing one
  * leaves no crawl behind (its leftover is cleared by the next creation of that name).
  */
-import { existsSync, linkSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
+import { sameProcessAlive } from '../process-alive.js';
 import { INLINE_SEED_CHARS, parseSeeds, seedSettings } from './seeds.js';
 
 /** A crawl file to write, as a worker thread takes it: plain data. */
@@ -91,4 +92,32 @@ function giveName(tmp: string, path: string): void {
 
 function clear(tmp: string): void {
   for (const p of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}.lock`, `${tmp}.content`]) rmSync(p, { recursive: true, force: true });
+}
+
+/**
+ * Removes what a server killed while writing a crawl's file left in `dir` (`.NAME.creating.db`
+ * and its companions), unless a live process holds it (another server of this workspace writing
+ * one now): a name never asked again kept its leftover for good.
+ */
+export function clearCreationLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/^\..+\.creating\.db$/.test(name)) continue;
+    const tmp = join(dir, name);
+    if (!existsSync(`${tmp}.lock`) || !heldByLiveProcess(`${tmp}.lock`)) clear(tmp);
+  }
+}
+
+function heldByLiveProcess(lock: string): boolean {
+  try {
+    const [pid, , stamp] = readFileSync(lock, 'utf8').split('@');
+    return sameProcessAlive(Number(pid), stamp);
+  } catch {
+    return false;
+  }
 }

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { createCrawlFile, type CreateContext } from './crawl-create.js';
-import { fewSeeds, writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
+import { clearCreationLeftovers, fewSeeds, writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
 import { parseResumeRequest } from './create-request.js';
 import { runnerFiles } from './crawl-process.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors } from './crawl-queries.js';
@@ -62,16 +62,14 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   protected readonly reads: ReadPool;
   /** Crawl files of an earlier schema, brought up to date in a process of their own when first read (crawl-upgrades.ts). */
   protected readonly upgrades: CrawlUpgrades;
-  /**
-   * Resolves once the crawls still running from an earlier server (one that crashed) are
-   * attached again: they run in their own processes, which outlive any server.
-   */
+  /** Resolves once the crawls still running from an earlier server (one that crashed), in their own processes, are attached again. */
   readonly ready: Promise<void>;
 
   constructor(dir: string, opts: CrawlsEngineOptions = {}) {
     this.dir = resolve(dir);
     mkdirSync(this.dir, { recursive: true });
     this.ws = new Workspace(this.dir);
+    clearCreationLeftovers(this.dir);
     this.events.setMaxListeners(100);
     this.demos = new DemoWebs({ logFile: opts.demoLog, port: opts.demoPort });
     this.live = new LiveCrawls(this.ws, this.events, { demoLog: opts.demoLog, demoPort: () => this.demos.port, crawlRunner: opts.crawlRunner, parallelRunner: opts.parallelRunner, startDeadlineMs: opts.startDeadlineMs, jobWorker: opts.jobWorker });

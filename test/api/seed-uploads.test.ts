@@ -3,7 +3,7 @@
  * made into a crawl over the WebSocket transport, every seed queued, no message near the
  * limit; and the limits of an upload (limits.ts): a chunk, a whole upload, uploads held, idle.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -148,4 +148,23 @@ describe('a crawl made from a large seed upload', () => {
     expect(read.urls).toEqual(['http://127.0.0.1:9/a']);
     expect(JSON.stringify(read.problems).length).toBeLessThan(1000);
   }, 120_000);
+});
+
+describe('a crawl half written when its server was killed', () => {
+  it('leaves nothing listed, and what it left is cleared when an engine opens the workspace, unless a live process is writing it', async () => {
+    const dir = tmpDir('cb-creating-');
+    const host = (await import('node:os')).hostname();
+    // A dead server's leftover, and one a live process (this one) holds.
+    writeFileSync(join(dir, '.gone.creating.db'), 'half');
+    writeFileSync(join(dir, '.gone.creating.db.lock'), `999999999@${host}`);
+    writeFileSync(join(dir, '.held.creating.db'), 'half');
+    writeFileSync(join(dir, '.held.creating.db.lock'), `${process.pid}@${host}`);
+    const engine = new EngineApi(dir);
+    try {
+      expect(readdirSync(dir).filter((f) => f.includes('creating')).sort()).toEqual(['.held.creating.db', '.held.creating.db.lock']);
+      expect(await engine.listCrawls()).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  });
 });
