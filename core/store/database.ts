@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import Sqlite from './sqlite.js';
-import { closeSync, existsSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
 import { processStamp, sameProcessAlive } from '../process-alive.js';
@@ -164,9 +164,7 @@ function acquireLock(path: string): () => void {
   const me = `${process.pid}@${hostname()}${stamp ? `@${stamp}` : ''}`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, me);
-      closeSync(fd);
+      createWhole(lockPath, me);
       let released = false;
       const release = () => {
         if (released) return;
@@ -195,4 +193,30 @@ function acquireLock(path: string): () => void {
     }
   }
   throw new CrawlError(ErrorCodes.DB_LOCKED, `${path}: could not take the lock`);
+}
+
+/**
+ * Creates `path` holding `text`, or fails with EEXIST: whole from its first moment (written
+ * beside it, then linked to its name), so that a process reading a lock never finds it empty
+ * between its creation and its writing (read so, it named a crawl on host "undefined").
+ */
+function createWhole(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, text);
+  try {
+    linkSync(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS')) throw err;
+    // A file system without hard links: created, then written.
+    const fd = openSync(path, 'wx');
+    writeSync(fd, text);
+    closeSync(fd);
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // gone already
+    }
+  }
 }

@@ -135,8 +135,9 @@ describe('crawls of an older schema in the workbench', () => {
     const first = new EngineApi(dir);
     expect((await first.listCrawls()).find((c) => c.id === 'closed')?.status).toBe('upgrading');
     // The upgrade's process has the file (its lock names it) when the engine closes.
-    await until(() => existsSync(`${path}.lock`), "the upgrade's process holding the file");
-    const holder = Number(readFileSync(`${path}.lock`, 'utf8').split('@')[0]);
+    const lockHolder = () => (existsSync(`${path}.lock`) ? Number(readFileSync(`${path}.lock`, 'utf8').split('@')[0]) : 0);
+    await until(() => lockHolder() > 0, "the upgrade's process holding the file");
+    const holder = lockHolder();
     expect(holder).not.toBe(process.pid);
     await first.close();
     // Killed, not waited for (a thread stopped mid-statement ran on for as long as SQLite did, and
