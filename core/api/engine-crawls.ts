@@ -23,7 +23,7 @@ import { describePolicies } from './policies.js';
 import { ReadPool } from './read-pool.js';
 import { SeedUploads } from './seed-uploads.js';
 import { INLINE_SEED_CHARS, parseSeeds } from './seeds.js';
-import { WorkerJobs } from './worker-jobs.js';
+import { OneAtATime, WorkerJobs } from './worker-jobs.js';
 import { CRAWL_ID, Workspace } from './workspace.js';
 import type { CrawlReader } from '../store/crawl-reader.js';
 import { CrawlUpgrades } from './crawl-upgrades.js';
@@ -55,9 +55,10 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   protected readonly demos: DemoWebs;
   /** Seed files sent in chunks (uploadSeeds), until a crawl is created from them. */
   private readonly uploads = new SeedUploads();
-  /** Crawls being created now (their files written in a thread), and the heavy jobs' threads. */
+  /** Crawls being created now (their files written in a thread), and the heavy jobs' threads; seeds read in them one at a time. */
   private readonly creating = new Set<string>();
   protected readonly threads: WorkerJobs;
+  private readonly seedTurns = new OneAtATime();
   /** listSites, searchPages and getPage, answered in worker threads (closed by EngineApi.close). */
   protected readonly reads: ReadPool;
   /** Crawl files of an earlier schema, brought up to date in a process of their own when first read (crawl-upgrades.ts). */
@@ -125,7 +126,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
   async parseSeeds(source: string | { uploadId: string }): Promise<C.ParsedSeeds> {
     const text = this.uploads.source(source);
     // An imported file is read in a worker thread: 64 MiB held the server's thread 6 s and more.
-    return text.length <= INLINE_SEED_CHARS ? parseSeeds(text) : this.threads.start({ what: 'parse-seeds', text }, () => undefined).result;
+    return text.length <= INLINE_SEED_CHARS ? parseSeeds(text) : this.seedTurns.run(() => this.threads.start({ what: 'parse-seeds', text }, () => undefined).result);
   }
 
   async uploadSeeds(uploadId: string, chunk: string, part: number): Promise<C.SeedUploadDto> {
@@ -182,7 +183,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
 
   /** A crawl of many seeds has its file written in a worker thread (crawl-file.ts: a million held the server's thread a minute); a few, here at once. */
   private get creation(): CreateContext {
-    const write = (job: CrawlFileJob) => (fewSeeds(job) ? writeCrawlFile(job, () => undefined) : this.threads.start(job, () => undefined).result);
+    const write = (job: CrawlFileJob) => (fewSeeds(job) ? writeCrawlFile(job, () => undefined) : this.seedTurns.run(() => this.threads.start(job, () => undefined).result));
     return { ws: this.ws, demos: this.demos, uploads: this.uploads, creating: this.creating, write };
   }
 

@@ -86,3 +86,18 @@ export class WorkerJobs {
     );
   }
 }
+
+/**
+ * Runs jobs one after another: a page or a script asking for many seed readings at once
+ * (each a thread holding a copy of up to 64 MiB of text and its million URLs) waits its turn
+ * rather than taking the engine's memory.
+ */
+export class OneAtATime {
+  private last: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.last.then(fn, fn);
+    this.last = turn.catch(() => undefined);
+    return turn;
+  }
+}

@@ -11,6 +11,7 @@ import { startBrowserServer } from '../../core/api/browser-server.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { API_LIMITS } from '../../core/api/limits.js';
 import { SeedUploads } from '../../core/api/seed-uploads.js';
+import { OneAtATime } from '../../core/api/worker-jobs.js';
 import { connectWebSocket } from '../../core/api/ws-client.js';
 import type { CrawlError } from '../../core/errors.js';
 import { tmpDir } from '../helpers/tmp.js';
@@ -167,4 +168,35 @@ describe('a crawl half written when its server was killed', () => {
       await engine.close();
     }
   });
+});
+
+describe('seed readings asked for together', () => {
+  it('run one at a time (each a thread with a copy of the text), every one answered, a failing one not stopping the next', async () => {
+    const turns = new OneAtATime();
+    let running = 0;
+    let most = 0;
+    const job = (fail: boolean) => async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 20));
+      running--;
+      if (fail) throw new Error('bad seeds');
+      return 'read';
+    };
+    const answers = await Promise.allSettled([false, true, false, false].map((fail) => turns.run(job(fail))));
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(most).toBe(1);
+    // Through the engine: four readings of one large upload at once, each whole.
+    const dir = tmpDir('cb-turns-');
+    const engine = new EngineApi(dir);
+    try {
+      const { text, count } = tenMegabytesOfSeeds();
+      const part = text.slice(0, 2_000_000);
+      for (let at = 0, n = 0; at < part.length; at += API_LIMITS.seedChunkChars) await engine.uploadSeeds('turns', part.slice(at, at + API_LIMITS.seedChunkChars), n++);
+      const reads = await Promise.all([0, 1, 2, 3].map(() => engine.parseSeeds({ uploadId: 'turns' })));
+      for (const r of reads) expect(r.urls.length).toBe(part.split('\n').filter((l) => l.trim()).length);
+      expect(count).toBeGreaterThan(reads[0]!.urls.length);
+    } finally {
+      await engine.close();
+    }
+  }, 120_000);
 });
