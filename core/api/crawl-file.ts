@@ -4,12 +4,14 @@
  * written. A seed file of a million lines takes a minute of this; on the server's thread it held
  * every other call (a running crawl's progress among them) for that minute.
  *
- * The file is written under a name the workspace does not list (`.NAME.creating.db`) and given
+ * The file is written under a name the workspace does not list (`.NAME.PID-RANDOM.creating.db`) and given
  * its name only once whole and closed, never over a crawl of that name made meanwhile: a crawl
  * half written is never listed, started or deleted, and a server killed while writing one
  * leaves no crawl behind (its leftover is cleared by the next creation of that name).
  */
 import { existsSync, linkSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
@@ -38,9 +40,9 @@ export function fewSeeds(job: CrawlFileJob): boolean {
   return (job.seedText ?? '').length <= INLINE_SEED_CHARS && (job.input.seeds?.length ?? 0) <= 10_000;
 }
 
-/** Where the file is written until it is whole. */
+/** Where the file is written until it is whole: a name of this attempt's own (two servers of a workspace, or Foo and foo on a disk that ignores case, never share one). */
 export function creatingPath(path: string): string {
-  return join(dirname(path), `.${basename(path, '.db')}.creating.db`);
+  return join(dirname(path), `.${basename(path, '.db')}.${process.pid}-${randomBytes(4).toString('hex')}.creating.db`);
 }
 
 export async function writeCrawlFile(job: CrawlFileJob, step: (s: string, fraction: number) => void): Promise<null> {
@@ -53,7 +55,6 @@ export async function writeCrawlFile(job: CrawlFileJob, step: (s: string, fracti
   const settings = Crawler.plan(input);
   await checkShortW(settings, job.confirm);
   const tmp = creatingPath(job.path);
-  clear(tmp);
   try {
     step('writing the crawl file', 0.4);
     Crawler.createPlanned(tmp, settings).close();
@@ -95,7 +96,7 @@ function clear(tmp: string): void {
 }
 
 /**
- * Removes what a server killed while writing a crawl's file left in `dir` (`.NAME.creating.db`
+ * Removes what a server killed while writing a crawl's file left in `dir` (`.NAME.PID-RANDOM.creating.db`
  * and its companions), unless a live process holds it (another server of this workspace writing
  * one now): a name never asked again kept its leftover for good.
  */
@@ -115,8 +116,9 @@ export function clearCreationLeftovers(dir: string): void {
 
 function heldByLiveProcess(lock: string): boolean {
   try {
-    const [pid, , stamp] = readFileSync(lock, 'utf8').split('@');
-    return sameProcessAlive(Number(pid), stamp);
+    const [pid, host, stamp] = readFileSync(lock, 'utf8').split('@');
+    // Another machine's (a workspace on a shared disk): held, as database.ts takes it.
+    return host !== hostname() || sameProcessAlive(Number(pid), stamp);
   } catch {
     return false;
   }

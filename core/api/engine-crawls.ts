@@ -242,6 +242,7 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     if (this.upgrades.has(path)) throw new CrawlError(ErrorCodes.DB_LOCKED, `crawl "${id}" is being brought up to this version's schema; delete it once that is done`);
     await this.demos.stop(id);
     await this.reads.settled(path); // a Sites or Pages read under way closes the file as it answers
+    if (this.readerOf(id)) throw new CrawlError(ErrorCodes.DB_LOCKED, `${this.readerOf(id)}; wait for it to end or cancel it before deleting the crawl`);
     for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`, `${path}.content`, ...runnerFiles(path), join(this.dir, `${id}.demo.json`), parallelSidecar(path), parallelDir(path)]) {
       rmSync(p, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@
  * (job-slots.ts), shared with comparisons and exports.
  */
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { idMapPath } from '../graph/export-graph.js';
 import type { GraphFormat, GraphModel, PartitionProgress, PartitionReport } from '../graph/report.js';
@@ -83,7 +83,8 @@ export class GraphJobs {
       } catch (err) {
         // A failed or cancelled export leaves no empty folder behind (one holding earlier exports stays).
         try {
-          rmdirSync(folder);
+          // Not while another export of this crawl writes into it.
+          if (![...this.writing].some((p) => p !== out && dirname(p) === folder)) rmdirSync(folder);
         } catch {
           // not empty: it holds earlier exports
         }

@@ -98,20 +98,23 @@ export async function openRunnerChannel(dbPath: string, onSlowDown: (how: 'pause
 /** How long a client is given, once the crawl ends, to read what was sent to it. */
 const CLOSE_FLUSH_MS = 5000;
 
-/** Ends `s` once what was written to it is flushed, or cuts it off after `ms`. */
+/**
+ * Ends `s` and waits for it to close: a client that reads takes what is queued, sees the end and
+ * closes; one that reads nothing is cut off after `ms` (flushed into the kernel's buffers, its
+ * socket still kept the server from closing, for ever).
+ */
 function endWithin(s: Socket, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
-    const cut = setTimeout(() => {
-      s.destroy();
-      resolve();
-    }, ms);
-    s.end(() => {
-      clearTimeout(cut);
-      resolve();
-    });
+    const cut = setTimeout(() => s.destroy(), ms);
     s.once('close', () => {
       clearTimeout(cut);
       resolve();
     });
+    if (s.destroyed) {
+      clearTimeout(cut);
+      resolve();
+      return;
+    }
+    s.end();
   });
 }

@@ -76,8 +76,15 @@ it("a crawl's end is not held by a client that reads nothing: its channel closes
   far.pause();
   const pad = 'x'.repeat(64 * 1024);
   for (let i = 0; i < 400; i++) channel.send({ t: 'stats', data: { pad } } as never);
+  // And one more that reads nothing, with a queue the kernel's buffers take whole (a review found
+  // close() flushed to it, then waited for it to close, which it never did).
+  const idle = connect(socketPath(join(dir, 'c.db')));
+  idle.on('error', () => {});
+  await new Promise((resolve) => idle.once('connect', resolve));
+  idle.pause();
   const closed = await Promise.race([channel.close({ t: 'ended' } as never).then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 30 s'), 30_000))]);
   expect(closed).toBe('closed');
   far.destroy();
+  idle.destroy();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);

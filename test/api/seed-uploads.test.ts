@@ -160,9 +160,12 @@ describe('a crawl half written when its server was killed', () => {
     writeFileSync(join(dir, '.gone.creating.db.lock'), `999999999@${host}`);
     writeFileSync(join(dir, '.held.creating.db'), 'half');
     writeFileSync(join(dir, '.held.creating.db.lock'), `${process.pid}@${host}`);
+    // One another machine writes (a workspace on a shared disk): held too.
+    writeFileSync(join(dir, '.remote.creating.db'), 'half');
+    writeFileSync(join(dir, '.remote.creating.db.lock'), `4242@another-host`);
     const engine = new EngineApi(dir);
     try {
-      expect(readdirSync(dir).filter((f) => f.includes('creating')).sort()).toEqual(['.held.creating.db', '.held.creating.db.lock']);
+      expect(readdirSync(dir).filter((f) => f.includes('creating')).sort()).toEqual(['.held.creating.db', '.held.creating.db.lock', '.remote.creating.db', '.remote.creating.db.lock']);
       expect(await engine.listCrawls()).toEqual([]);
     } finally {
       await engine.close();
