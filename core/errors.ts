@@ -194,6 +194,12 @@ export class CrawlError extends Error {
 /** The exit code of a command that paused because its disk (or --max-db-size) was full: crawl, a parallel crawl's coordinator and its workers. */
 export const DISK_FULL_EXIT = 3;
 
+/** A hard link refused because the file system has none (FAT, some network shares): the caller falls back to a check and a rename or a plain create. */
+export function noHardLinks(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS';
+}
+
 export function isDiskFull(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC';

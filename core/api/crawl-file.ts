@@ -16,7 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
-import { CrawlError, ErrorCodes } from '../errors.js';
+import { CrawlError, ErrorCodes, noHardLinks } from '../errors.js';
 import { sameProcessAlive } from '../process-alive.js';
 import { INLINE_SEED_CHARS, parseSeeds, seedSettings } from './seeds.js';
 
@@ -85,7 +85,7 @@ function giveName(tmp: string, path: string): void {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw taken();
     // A file system without hard links (FAT, some network shares): checked, then renamed.
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    if (!noHardLinks(err)) throw err;
     if (existsSync(path)) throw taken();
     renameSync(tmp, path);
   }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import Sqlite from './sqlite.js';
 import { closeSync, existsSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
+import { CrawlError, ErrorCodes, isDiskFull, noHardLinks } from '../errors.js';
 import { processStamp, sameProcessAlive } from '../process-alive.js';
 import { migrationNotice } from './migration-notice.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
@@ -206,9 +206,8 @@ function createWhole(path: string, text: string): void {
   try {
     linkSync(tmp, path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS')) throw err;
-    // A file system without hard links: created, then written.
+    // EEXIST (held) and any other failure are thrown; a file system without hard links: created, then written.
+    if (!noHardLinks(err)) throw err;
     const fd = openSync(path, 'wx');
     writeSync(fd, text);
     closeSync(fd);
