@@ -34,6 +34,8 @@ export const useLiveStore = defineStore('live', () => {
   /** Parked sites and the pages they skipped: asked again only when the error count moves. */
   const parked = ref<ParkedSiteDto[]>([]);
   const parkedAt = ref(-1);
+  /** A final refresh was asked and its parked sites are not in yet: a later refresh that supersedes it asks for them. */
+  let finalOwed = false;
   /** False for a crawl made before crawlbench kept timelines (its charts start empty); null until known. */
   const timelineStored = ref<boolean | null>(null);
   /** The settings the crawl was made with (Live shows them); null until loaded. */
@@ -49,6 +51,7 @@ export const useLiveStore = defineStore('live', () => {
     errors.value = [];
     parked.value = [];
     parkedAt.value = -1;
+    finalOwed = false;
     timelineStored.value = null;
     settings.value = null;
     version.value++;
@@ -83,6 +86,10 @@ export const useLiveStore = defineStore('live', () => {
   async function refreshTables(final = false) {
     const id = crawlId.value;
     if (!id) return;
+    // The periodic refresh may start while the final one waits for its answers, making it
+    // stale: the parked sites it owed are then asked by the newer one (their skipped pages grow
+    // without the error count moving, so that count alone would not ask again).
+    if (final) finalOwed = true;
     const api = useApi();
     const out = await run('tables', () => Promise.all([api.listSites(id, { sort: 'pages_fetched', descending: true, limit: 10 }), api.recentErrors(id, 10)]));
     // An answer to an older ask (one made before the run ended) must not overwrite a newer one.
@@ -92,11 +99,13 @@ export const useLiveStore = defineStore('live', () => {
     errors.value = recent;
     // Parking is rare and the list needs a scan of skipped pages: only when errors change.
     const errorTotal = latest.value?.errorTotal ?? 0;
-    if (final || errorTotal !== parkedAt.value || latest.value === null) {
+    if (finalOwed || errorTotal !== parkedAt.value || latest.value === null) {
+      const owed = finalOwed;
       const p = await run('parked', () => api.parkedSites(id, 20));
       if (!p.ok || p.stale || id !== crawlId.value) return;
       parked.value = p.value;
       parkedAt.value = errorTotal;
+      if (owed) finalOwed = false;
     }
   }
 

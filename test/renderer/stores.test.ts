@@ -154,6 +154,30 @@ describe('live store', () => {
     expect(live.parked[0]?.host).toBe('b.test');
   });
 
+  it("asks for the parked sites after a run's end even when the periodic refresh overtakes the final one", async () => {
+    // Before: the final refresh, made stale by the 3-second one that started while it waited,
+    // gave up, and the periodic one asked for parked sites only when the error count moved:
+    // Live kept the parked sites' skipped pages of the running crawl (CI: 3 shown, 5 stored).
+    const live = useLiveStore();
+    live.watch('a');
+    live.ingest(stats('a', 1, { errorTotal: 4 }));
+    await live.refreshTables();
+    expect(live.parked[0]?.pagesSkipped).toBe(2);
+    // The run ends: its parked site has skipped 5 pages, with no new error.
+    fake.api.parkedSites = async () => [{ host: 'b.test', code: 'CRAWL_ROBOTS_UNAVAILABLE', pagesSkipped: 5, skipped: [] }];
+    const listSites = fake.api.listSites;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    fake.api.listSites = async (id, q) => (await gate, listSites(id, q));
+    const final = live.refreshTables(true);
+    await settle();
+    fake.api.listSites = listSites;
+    await live.refreshTables();
+    release();
+    await final;
+    expect(live.parked[0]?.pagesSkipped).toBe(5);
+  });
+
   it('keeps a failed refresh of the tables as its own error, gone on the next good one', async () => {
     const live = useLiveStore();
     live.watch('a');
