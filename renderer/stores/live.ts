@@ -22,6 +22,25 @@ async function settingsOf(id: string, run: ReturnType<typeof asyncActions<'setti
   if (out.ok && id === shown()) into.value = out.value;
 }
 
+type Run = ReturnType<typeof asyncActions<'tables' | 'parked'>>['run'];
+
+/** Crawl `id`'s top sites and recent errors into `top` and `errors`, unless stale (a newer ask, or another crawl shown) by the time they come. */
+async function tablesOf(id: string, run: Run, shown: () => string | null, top: { value: SiteRowDto[] }, errors: { value: RecentError[] }): Promise<boolean> {
+  const api = useApi();
+  const out = await run('tables', () => Promise.all([api.listSites(id, { sort: 'pages_fetched', descending: true, limit: 10 }), api.recentErrors(id, 10)]));
+  if (!out.ok || out.stale || id !== shown()) return false;
+  [{ rows: top.value }, errors.value] = out.value;
+  return true;
+}
+
+/** Crawl `id`'s parked sites into `into`, unless stale by the time they come; whether they came. */
+async function parkedOf(id: string, run: Run, shown: () => string | null, into: { value: ParkedSiteDto[] }): Promise<boolean> {
+  const p = await run('parked', () => useApi().parkedSites(id, 20));
+  if (!p.ok || p.stale || id !== shown()) return false;
+  into.value = p.value;
+  return true;
+}
+
 export const useLiveStore = defineStore('live', () => {
   const { run, status } = asyncActions<'tables' | 'parked' | 'timeline' | 'settings'>();
   const crawlId = ref<string | null>(null);
@@ -47,11 +66,7 @@ export const useLiveStore = defineStore('live', () => {
     crawlId.value = id;
     latest.value = null;
     series.value = makeSeries();
-    topSites.value = [];
-    errors.value = [];
-    parked.value = [];
-    parkedAt.value = -1;
-    finalOwed = false;
+    [topSites.value, errors.value, parked.value, parkedAt.value, finalOwed] = [[], [], [], -1, false];
     timelineStored.value = null;
     settings.value = null;
     version.value++;
@@ -90,20 +105,14 @@ export const useLiveStore = defineStore('live', () => {
     // stale: the parked sites it owed are then asked by the newer one (their skipped pages grow
     // without the error count moving, so that count alone would not ask again).
     if (final) finalOwed = true;
-    const api = useApi();
-    const out = await run('tables', () => Promise.all([api.listSites(id, { sort: 'pages_fetched', descending: true, limit: 10 }), api.recentErrors(id, 10)]));
     // An answer to an older ask (one made before the run ended) must not overwrite a newer one.
-    if (!out.ok || out.stale || id !== crawlId.value) return;
-    const [sites, recent] = out.value;
-    topSites.value = sites.rows;
-    errors.value = recent;
+    const shown = () => crawlId.value;
+    if (!(await tablesOf(id, run, shown, topSites, errors))) return;
     // Parking is rare and the list needs a scan of skipped pages: only when errors change.
     const errorTotal = latest.value?.errorTotal ?? 0;
     if (finalOwed || errorTotal !== parkedAt.value || latest.value === null) {
       const owed = finalOwed;
-      const p = await run('parked', () => api.parkedSites(id, 20));
-      if (!p.ok || p.stale || id !== crawlId.value) return;
-      parked.value = p.value;
+      if (!(await parkedOf(id, run, shown, parked))) return;
       parkedAt.value = errorTotal;
       if (owed) finalOwed = false;
     }
