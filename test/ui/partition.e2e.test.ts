@@ -39,8 +39,8 @@ describeWith(['chromium', 'metis', 'zoltan'], 'Partition view in the browser', (
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    if (kahypar) process.env.CRAWLBENCH_KAHYPAR = refPath('kahypar'); // the serve process finds KaHyPar as a user's would
-    serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort())]);
+    // The serve process finds KaHyPar as a user's would.
+    serve = await startServe(['--dir', workspace, '--demo-port', String(await freePort())], kahypar ? { env: { CRAWLBENCH_KAHYPAR: refPath('kahypar') } } : {});
     context = await launchChromium(join(tmp, 'profile'), {
       viewport: { width: 1280, height: 900 },
     });

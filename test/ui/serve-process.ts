@@ -15,8 +15,9 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(args: string[], opts: { captureStderr?: boolean } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', opts.captureStderr ? 'pipe' : 'inherit'] });
+/** Starts `crawlbench serve ARGS`; `env`: variables for it beside the runner's (never set in the runner, whose fork runs other files next). */
+export async function startServe(args: string[], opts: { captureStderr?: boolean; env?: Record<string, string> } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', opts.captureStderr ? 'pipe' : 'inherit'], env: { ...process.env, ...opts.env } });
   const stderr: string[] = [];
   if (opts.captureStderr) createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
   const url = await new Promise<string>((resolve, reject) => {
