@@ -15,7 +15,7 @@
  * something else is left alone.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { processAlive } from '../process-alive.js';
@@ -39,8 +39,14 @@ const runFile = (dir: string) => join(dir, 'coordinator.json');
 /** Written whole or not at all (a new file renamed over the old): a kill while writing leaves the last one whole. */
 export function writeRunFile(dir: string, run: RunFile): void {
   const tmp = tempName(runFile(dir), 'tmp');
-  writeFileSync(tmp, JSON.stringify(run));
-  renameSync(tmp, runFile(dir));
+  try {
+    writeFileSync(tmp, JSON.stringify(run));
+    renameSync(tmp, runFile(dir));
+  } catch (err) {
+    // A full disk fails the write every heartbeat: each attempt left an empty file beside the crawl.
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 export function readRunFile(dir: string): RunFile | null {

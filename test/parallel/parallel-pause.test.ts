@@ -8,7 +8,7 @@
  * restart or a cluster answers are in parallel-faults.test.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { commandLine } from '../../core/parallel/stale-run.js';
@@ -23,9 +23,9 @@ const dir = tmpDir('crawlbench-parallel-pause-');
 
 describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', async () => {
   // 1,200 pages answered in up to 20 ms (one connection a site): each crawl lasts some seconds, long enough for a Ctrl-C.
-  const { flags } = await parallelTestWeb(dir, 1200, 20);
+  const { server, flags } = await parallelTestWeb(dir, 1200, 20);
   const single = join(dir, 'single.db');
-  const truth = singleCrawlTruth(single, flags, 1000);
+  const truth = singleCrawlTruth(single, flags, 1000, server);
 
   it('a worker that refuses its part (not a crawl file) pauses the crawl in one line naming it, rather than being started again for ever', async () => {
     const name = 'refused';
@@ -77,6 +77,8 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
       expect(r.code, `${run}: ${r.stderr}`).toBe(3);
       expect(r.stdout, run).toMatch(/^PAUSED: .*(disk|storage).* is full/m);
       expect(r.stderr, run).not.toMatch(/starting it again|internal error/);
+      // Before: each failed write of coordinator.json (every heartbeat) left its temporary file on the full disk.
+      expect(readdirSync(join(mnt, 'real.parts')).filter((f) => f.includes('.tmp-')), run).toEqual([]);
     }
     expect(spawnSync('mount', ['-o', 'remount,size=300m', mnt]).status).toBe(0);
     const room = await crawlbench([...args, '--json'], { killAfterMs: 100_000 });
