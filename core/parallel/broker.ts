@@ -129,11 +129,13 @@ export async function closeConnection(nc: NatsConnection, ms = 2000): Promise<vo
 /**
  * Waits for a broker operation at most `ms` (a broker that is away would hold it for its own
  * timeout, or for ever); its failure is ignored: for what a pausing worker tries on its way out.
+ * Whether it answered (or failed) in time.
  */
-export async function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
+export async function waitAtMost(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.catch(() => {}), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  const settled = await Promise.race([p.then(() => true, () => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)))]);
   clearTimeout(timer);
+  return settled;
 }
 
 /** nats-server: the given path, else PATH, else Debian's /usr/sbin/nats-server; a missing one is said in one line. */
@@ -221,13 +223,18 @@ export class EmbeddedBroker {
   }
 
   /** Ends the broker (SIGTERM, then SIGKILL after 5 s). */
-  async stop(): Promise<void> {
+  /**
+   * SIGTERM, and SIGKILL `killAfterMs` later if it has not ended: nats-server ends in a few tens
+   * of ms, but with its store's disk full it waited out the whole 5 s here. Killed, it loses
+   * nothing it has written: its store is on disk, and read again when it starts.
+   */
+  async stop(killAfterMs = 5000): Promise<void> {
     this.stopping = true;
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     const gone = new Promise<void>((r) => child.once('exit', () => r()));
     child.kill('SIGTERM');
-    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const t = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     await gone;
     clearTimeout(t);
   }

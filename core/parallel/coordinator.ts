@@ -17,7 +17,7 @@ import { END_REASON } from '../engine/crawler.js';
 import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
-import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, storageFull, type BrokerCredentials } from './broker.js';
+import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, storageFull, waitAtMost, type BrokerCredentials } from './broker.js';
 import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, parseStatus, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
@@ -129,8 +129,9 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
       await workers.waitAll(120_000);
     } finally {
       clearInterval(beat);
-      // Its coordinator gone: a resume at once (a paused crawl started again) is not taken for a second start.
-      await kv.delete('coordinator').catch(() => {});
+      // Its coordinator gone: a resume at once (a paused crawl started again) is not taken for a
+      // second start. A broker whose store is full does not answer it (its 5 s timeout, measured).
+      await waitAtMost(kv.delete('coordinator'), watch.diskFull ? 500 : 10_000);
     }
     const away = Array.from({ length: def.parts }, (_, p) => p).filter((p) => !existsSync(join(dir, `part-${p}.db`)));
     if (away.length > 0) {
@@ -141,11 +142,14 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     const prediction = o.predictFrom ? predictExchange(o.predictFrom, assignment) : null;
     return { name, broker: url, replicas: def.replicas ?? 1, merge, workerRestarts: workers.restarts, brokerRestarts: embedded?.restarts ?? 0, seconds: (Date.now() - t0) / 1000, prediction, ...exchangeAccount(merge, def.exchangeBatchMs ?? 0, prediction) };
   } catch (err) {
-    throw asDiskFull(err);
+    const e = asDiskFull(err);
+    if ((e as CrawlError).code === ErrorCodes.DISK_FULL) watch.halt ??= e as CrawlError;
+    throw e;
   } finally {
     workers.killAll();
-    await closeConnection(nc);
-    await embedded?.stop();
+    // A full disk may hold the broker's store too: it then answers slowly or not at all, and its nats-server does not end on SIGTERM.
+    await closeConnection(nc, watch.diskFull ? 500 : 2000);
+    await embedded?.stop(watch.diskFull ? 1000 : 5000);
   }
 }
 
@@ -154,7 +158,7 @@ function runFile(dir: string, run: Parameters<typeof writeRunFile>[1], watch: Wa
   try {
     writeRunFile(dir, run);
   } catch (err) {
-    if (storageFull(err)) watch.diskFull(`this machine (writing ${dir}/coordinator.json)`);
+    if (storageFull(err)) watch.pauseForFullDisk(`this machine (writing ${dir}/coordinator.json)`);
     else watch.once('run-file', `could not write ${dir}/coordinator.json: ${(err as Error).message}`);
   }
 }
@@ -256,7 +260,12 @@ class Watch {
 
   private readonly beats = new Map<number, { beat: number; at: number }>();
 
-  diskFull(where: string): void {
+  /** The crawl pauses for a full disk (a part's, this machine's, or the broker's store). */
+  get diskFull(): boolean {
+    return this.halt?.code === ErrorCodes.DISK_FULL;
+  }
+
+  pauseForFullDisk(where: string): void {
     this.halt ??= new CrawlError(ErrorCodes.DISK_FULL, `${where}: the disk (or --max-db-size) is full; every worker paused with what it had committed. Free space (or give a larger --max-db-size) and run the same command to resume`);
   }
 }
@@ -309,7 +318,7 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
     // A status that is not a worker's is told once and read as none (the part is not quiet): its worker writes its own within 500 ms.
     if (read !== null && 'problem' in read) watch.once(`status.${p}`, `part ${p}'s status in the broker is not a worker's (${read.problem}): read as none until its worker writes it again`);
     const s = read !== null && 'status' in read ? read.status : null;
-    if (s?.state === 'disk-full') watch.diskFull(`part ${p} (worker ${s.pid} on ${s.host})`);
+    if (s?.state === 'disk-full') watch.pauseForFullDisk(`part ${p} (worker ${s.pid} on ${s.host})`);
     if (p >= elsewhere.from) watch.elsewhere(p, s, elsewhere.take(p));
     statuses.push(s);
     const c = await jsm.consumers.info(streamName(def.name), consumerName(p));
@@ -384,7 +393,7 @@ class LocalWorkers {
       // Its disk (or --max-db-size) is full (the worker's exit code 3, as crawl's): started again it
       // would end at once; the crawl pauses whole instead.
       const which = `part${parts.length > 1 ? 's' : ''} ${parts.join(',')} (worker ${w})`;
-      if (code === DISK_FULL_EXIT) return this.watch.diskFull(which);
+      if (code === DISK_FULL_EXIT) return this.watch.pauseForFullDisk(which);
       // It refused what it was given (its part file, the definition: its own line above says
       // which): started again it would refuse again, so the crawl pauses whole.
       if (code === 2) return this.watch.refused(which);

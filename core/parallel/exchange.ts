@@ -264,12 +264,14 @@ export class PartExchange implements PartHook {
    * those taken in since that commit, or delivered after the end, are handed back (nak) once the
    * subscription is closed, so that the next run of this part gets them at once, not after the
    * consumer's ack wait (handed back before, they would come straight back to this subscription).
+   * `publishMs`: how long the outbox's last publishing may take (0: a broker that did not answer
+   * the part's last status; its rows stay for the next run, whose republishing is deduplicated).
    */
-  async close(): Promise<void> {
+  async close(publishMs = CLOSE_PUBLISH_MS): Promise<void> {
     await this.end();
     // A publishing under way may finish (its rows leave the outbox) for a while; a broker that is
     // away leaves them in the outbox for the next run. Then no retry keeps the process alive.
-    await waitAtMost(this.publish(), CLOSE_PUBLISH_MS);
+    await waitAtMost(this.publish(), publishMs);
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const m of [...this.held.map((h) => h.m), ...this.late]) m.nak();

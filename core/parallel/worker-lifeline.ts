@@ -18,6 +18,12 @@ export const PAUSE_GRACE_MS = 15_000;
 
 export class WorkerLifeline {
   private readonly pausers = new Set<() => void>();
+  /**
+   * The broker left a part's last status unanswered (its store's disk full, or the broker away):
+   * the rest of the way out (the outbox's last publishing, the connection's flush) waits on it no
+   * longer. Before, each of those waited out its bound: 5 s more for every such worker.
+   */
+  brokerSilent = false;
   private why: string | null = null;
   private readonly onSignal = (signal: NodeJS.Signals) => {
     if (this.why !== null) {

@@ -66,7 +66,7 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, vector, def.newUrls);
     return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note, lifeline)));
   } finally {
-    await closeConnection(nc);
+    await closeConnection(nc, lifeline.brokerSilent ? 0 : 2000);
     lifeline.close();
   }
 }
@@ -177,10 +177,10 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
     // For the coordinator's view; bounded, as a worker pausing because its broker is away cannot write it.
     // A full disk is said so: the coordinator pauses the whole crawl (the other parts would go on, and it would never end).
     const state = summary.stopReason === 'paused' ? 'paused' : summary.stopReason === 'disk-full' ? 'disk-full' : 'ended';
-    await waitAtMost(status(state), 1000);
+    if (!(await waitAtMost(status(state), 1000))) lifeline.brokerSilent = true;
     return summary;
   } finally {
-    await exchange.close(); // a paused or failed run stops taking messages too, and hands back those it took since its last commit
+    await exchange.close(lifeline.brokerSilent ? 0 : undefined); // a paused or failed run stops taking messages too, and hands back those it took since its last commit
     clearInterval(timer);
     unwatch();
     leases?.close();
