@@ -78,7 +78,7 @@ export class TestWebServer {
   private readonly siteByHost = new Map<string, SiteInfo>();
   private readonly faults = new FaultState();
   private readonly validators: PageValidators | null;
-  private readonly timeFactor: number;
+  private timeFactor = 1;
   private nextConnId = 1;
   private listenPort = 0;
   /** Host -> listening address when bindPerSite; empty otherwise. */
@@ -89,8 +89,7 @@ export class TestWebServer {
     readonly web: Web,
     private readonly opts: TestWebServerOptions = {},
   ) {
-    this.timeFactor = opts.timeFactor ?? 1;
-    if (!(this.timeFactor >= 0)) throw new RangeError('timeFactor must be >= 0');
+    this.setTimeFactor(opts.timeFactor ?? 1);
     this.log = new RequestLog(opts.memoryLog !== false, opts.logFile);
     this.validators = opts.validators ? new PageValidators(web, () => this.listenPort) : null;
     for (const s of web.sites) this.siteByHost.set(s.host.toLowerCase(), s);
@@ -101,6 +100,12 @@ export class TestWebServer {
     this.server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 15_000;
     // A client that vanishes mid-request must not take the server down.
     this.server.on('clientError', (_err, socket: Socket) => socket.destroy());
+  }
+
+  /** Changes the server's timeFactor for the requests that arrive from now on (0: no waiting). */
+  setTimeFactor(f: number): void {
+    if (!(f >= 0)) throw new RangeError('timeFactor must be >= 0');
+    this.timeFactor = f;
   }
 
   /** In-memory request log, in order of completion (empty when memoryLog is false). */

@@ -150,14 +150,26 @@ export async function withBroker<T>(store: string, fn: (broker: EmbeddedBroker) 
 /**
  * Crawls the web once in a single process (`flags`, into `db`) before a file's tests: the pages
  * every parallel crawl of it must fetch. The function returned gives them once it has run.
+ * `server`'s latencies are off meanwhile: they make a parallel crawl last long enough for its
+ * faults, and change no page the crawl fetches (the test web answers the same, only sooner).
  */
-export function singleCrawlTruth(db: string, flags: string[], atLeast: number): () => string[] {
+export function singleCrawlTruth(db: string, flags: string[], atLeast: number, server?: TestWebServer): () => string[] {
   let truth: string[] = [];
   beforeAll(async () => {
-    const r = await crawlbench(['crawl', '--db', db, ...flags]);
+    const r = await withoutLatency(server, () => crawlbench(['crawl', '--db', db, ...flags]));
     expect(r.code, r.stderr).toBe(0);
     truth = fetchedUrls(db);
     expect(truth.length).toBeGreaterThan(atLeast);
   }, 120_000);
   return () => truth;
+}
+
+/** Runs `fn` with `server` answering without its latencies, then puts them back. */
+export async function withoutLatency<T>(server: TestWebServer | undefined, fn: () => Promise<T>): Promise<T> {
+  server?.setTimeFactor(0);
+  try {
+    return await fn();
+  } finally {
+    server?.setTimeFactor(1);
+  }
 }

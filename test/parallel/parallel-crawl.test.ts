@@ -24,7 +24,7 @@ describeWith(['nats-server'], 'parallel crawl: K = 4 workers over NATS JetStream
   // 600 pages: a crawl lasts long enough for the faults.
   const { web, server, flags } = await parallelTestWeb(dir, 600);
   const single = join(dir, 'single.db');
-  const truth = singleCrawlTruth(single, flags, 500);
+  const truth = singleCrawlTruth(single, flags, 500, server);
 
   let lastRequests: typeof server.requests = [];
   /** The w of the crawls whose politeness is checked (the others crawl at w = 0). */

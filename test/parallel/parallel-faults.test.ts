@@ -25,7 +25,7 @@ import { EmbeddedBroker, findNatsServer } from '../../core/parallel/broker.js';
 import { commandLine } from '../../core/parallel/stale-run.js';
 import { now } from '../../core/testweb/request-log.js';
 import { NatsCluster } from '../helpers/nats-cluster.js';
-import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, within, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { eventKinds, fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, startCrawl, within, withoutLatency, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
@@ -45,7 +45,7 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
 
   beforeAll(async () => {
     const from = server.requests.length;
-    const r = await crawlbench(['crawl', '--db', single, ...flags]);
+    const r = await withoutLatency(server, () => crawlbench(['crawl', '--db', single, ...flags]));
     expect(r.code, r.stderr).toBe(0);
     truth = fetchedUrls(single);
     expect(truth.length).toBeGreaterThan(1000);
