@@ -10,11 +10,12 @@ import type { CrawlSettingsInput } from '../config/settings.js';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { parseCreateRequest } from './create-request.js';
-import { DEMO_DEFAULTS, type DemoCa, type DemoSpec, type DemoWebs } from './demo-webs.js';
+import { DEMO_DEFAULTS, DEMO_INLINE_PAGES, probeDemoWeb, type DemoCa, type DemoSpec, type DemoWebs } from './demo-webs.js';
 import { CONFIRM_IN_FORM } from './live-crawls.js';
 import { describePolicies } from './policies.js';
 import type { SeedUploads } from './seed-uploads.js';
-import type { CrawlFileJob } from './crawl-file.js';
+import { fewSeeds, writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
+import type { HeavyJob, JobResults } from './heavy-jobs.js';
 import { CRAWL_ID, withoutUndefined, type Workspace } from './workspace.js';
 
 type Demo = { spec: DemoSpec; port: number; pages: number; ca: DemoCa | null };
@@ -24,8 +25,8 @@ export interface CreateContext {
   ws: Workspace;
   demos: DemoWebs;
   uploads: SeedUploads;
-  /** Runs the file's writing (its seeds read and checked) off the server's thread (crawl-file.ts). */
-  write: (job: CrawlFileJob) => Promise<null>;
+  /** Runs a job of creation in a worker thread, one at a time: a file of many seeds (its seeds read and checked, crawl-file.ts), a large demo web (demo-webs.ts). */
+  offThread: <W extends 'create-crawl' | 'demo-web'>(job: Extract<HeavyJob, { what: W }>) => Promise<JobResults[W]>;
   /** The ids of crawls being created now: a second request for one is refused, not raced. */
   creating: Set<string>;
 }
@@ -44,30 +45,28 @@ export async function createCrawlFile(cx: CreateContext, raw: C.CreateCrawlReque
   let demo: Demo | null = null;
   cx.creating.add(id);
   try {
-    if (req.demoWeb) demo = await demoInput(demos, id, req, input);
+    if (req.demoWeb) demo = await demoInput(cx, req, input);
     if (!demo && req.seedUploadId !== undefined && req.seedText !== undefined) throw badField('seedUploadId', 'give the seeds as seedText or as an upload (seedUploadId), not both');
     const seedText = demo ? null : req.seedUploadId !== undefined ? uploads.text(req.seedUploadId, 'seedUploadId') : (req.seedText ?? '');
     // Everything is checked before the file has its name: a refused crawl leaves nothing behind.
-    await cx.write({ what: 'create-crawl', path, input, seedText, confirm: CONFIRM_IN_FORM });
-  } catch (err) {
-    if (demo) await demos.stop(id);
-    throw err;
+    const job: CrawlFileJob = { what: 'create-crawl', path, input, seedText, confirm: CONFIRM_IN_FORM };
+    // A few seeds at once: a worker takes a second or more to start under load.
+    await (fewSeeds(job) ? writeCrawlFile(job, () => undefined) : cx.offThread(job));
   } finally {
     cx.creating.delete(id);
   }
   if (req.seedUploadId !== undefined) uploads.drop(req.seedUploadId);
-  if (demo) demos.save(join(ws.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages, demo.ca);
   // The web is started again (on its port) when the crawl runs; until then it holds nothing.
-  if (demo) await demos.stop(id);
+  if (demo) demos.save(join(ws.dir, `${id}.demo.json`), demo.spec, demo.port, demo.pages, demo.ca);
   return id;
 }
 
-/** Starts the crawl's demo web and fills seeds, scope, resolve and demo politeness in. */
-async function demoInput(demos: DemoWebs, id: string, req: C.CreateCrawlRequest, input: CrawlSettingsInput): Promise<Demo> {
+/** Makes the crawl's demo web (started and stopped: its port found) and fills seeds, scope, resolve and demo politeness in. */
+async function demoInput(cx: CreateContext, req: C.CreateCrawlRequest, input: CrawlSettingsInput): Promise<Demo> {
   const spec: DemoSpec = { ...DEMO_DEFAULTS, ...(typeof req.demoWeb === 'object' ? withoutUndefined(req.demoWeb) : {}) };
   // A crawl that reads sitemaps gets a demo web whose sites serve some (and the broken kinds).
   if (req.sitemaps) spec.sitemaps = true;
-  const web = await demos.ensure(id, spec);
+  const web = spec.pages <= DEMO_INLINE_PAGES ? await probeDemoWeb(spec, cx.demos.port) : await cx.offThread({ what: 'demo-web', spec, port: cx.demos.port });
   // A demo web with sites on TLS: the crawl trusts its test CA (kept with the crawl's settings).
   if (web.ca) input.ca = [...(input.ca ?? []), web.ca.cert];
   Object.assign(input, { seeds: web.seeds, scope: { suffixes: ['.demo'] }, resolve: [{ pattern: '*.demo', address: '127.0.0.1' }] });

@@ -63,31 +63,13 @@ export class DemoWebs {
     spec: DemoSpec,
     port?: number,
     savedCa?: DemoCa,
-  ): Promise<{ port: number; seeds: string[]; stable: boolean; pages: number; ca: DemoCa | null }> {
+  ): Promise<DemoProbe> {
     let server = this.servers.get(id);
     if (!server) {
-      const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false, sitemaps: spec.sitemaps ?? false, tls: spec.tls ?? 0 });
-      const ca = (spec.tls ?? 0) > 0 ? (savedCa ? await TestCa.load(savedCa.cert, savedCa.key) : await TestCa.create('crawlbench demo web CA')) : undefined;
-      const listen = async (p: number) => {
-        // Validators on: a demo crawl of revision 2 guided by one of revision 1 asks only for what changed.
-        const s = new TestWebServer(web, { port: p, memoryLog: false, logFile: this.opts.logFile, validators: true, ca });
-        await s.start();
-        return s;
-      };
-      if (port !== undefined) server = await listen(port);
-      else {
-        try {
-          server = await listen(this.port);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-          server = await listen(0);
-        }
-      }
+      server = await startDemoWeb(spec, port ?? null, this.port, savedCa, this.opts.logFile);
       this.servers.set(id, server);
     }
-    const actual = Number(new URL(server.homeUrls()[0] ?? 'http://x:0/').port);
-    const ca = server.ca ? { cert: server.ca.certPem, key: server.ca.privateKeyPem } : null;
-    return { port: actual, seeds: seedUrls(server.web, actual), stable: this.port !== 0 && actual === this.port, pages: server.web.pageCount, ca };
+    return described(server, this.port);
   }
 
   /** Restarts the demo web a stored crawl was made against, if it was a demo crawl, on its own port. */
@@ -117,6 +99,59 @@ export class DemoWebs {
   async stopAll(): Promise<void> {
     await Promise.all([...this.servers.keys()].map((id) => this.stop(id)));
   }
+}
+
+/** A demo web as a crawl made against it needs it: its port, seeds, pages and test CA. */
+export interface DemoProbe {
+  port: number;
+  seeds: string[];
+  /** False when it could not have the stable port (its URLs match no earlier crawl's). */
+  stable: boolean;
+  pages: number;
+  ca: DemoCa | null;
+}
+
+/** Up to this many pages a demo web is made on the calling thread (100,000 took 82 ms here); more in a worker thread (1,000,000 on 60 sites took 3.7 s). */
+export const DEMO_INLINE_PAGES = 100_000;
+
+/**
+ * What a new crawl of a demo web needs of it, found by making the web and starting it on the
+ * stable port (a free one when that is taken), then stopping it: the crawl starts it again when
+ * it runs. A heavy job for a large web (heavy-jobs.ts 'demo-web'), so that the server's thread
+ * does not make a million pages.
+ */
+export async function probeDemoWeb(spec: DemoSpec, stablePort: number): Promise<DemoProbe> {
+  const server = await startDemoWeb(spec, null, stablePort);
+  try {
+    return described(server, stablePort);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Makes the web of `spec` and starts it on `port`, or (null) on the stable port, or on a free one when that is taken. */
+async function startDemoWeb(spec: DemoSpec, port: number | null, stablePort: number, savedCa?: DemoCa, logFile?: string): Promise<TestWebServer> {
+  const web = generateWeb({ seed: spec.seed, sites: spec.sites, pages: spec.pages, revision: spec.revision ?? 1, latency: spec.latencyMs > 0 ? { maxMs: spec.latencyMs } : false, sitemaps: spec.sitemaps ?? false, tls: spec.tls ?? 0 });
+  const ca = (spec.tls ?? 0) > 0 ? (savedCa ? await TestCa.load(savedCa.cert, savedCa.key) : await TestCa.create('crawlbench demo web CA')) : undefined;
+  const listen = async (p: number) => {
+    // Validators on: a demo crawl of revision 2 guided by one of revision 1 asks only for what changed.
+    const s = new TestWebServer(web, { port: p, memoryLog: false, logFile, validators: true, ca });
+    await s.start();
+    return s;
+  };
+  if (port !== null) return listen(port);
+  try {
+    return await listen(stablePort);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    return listen(0);
+  }
+}
+
+function described(server: TestWebServer, stablePort: number): DemoProbe {
+  const actual = Number(new URL(server.homeUrls()[0] ?? 'http://x:0/').port);
+  const ca = server.ca ? { cert: server.ca.certPem, key: server.ca.privateKeyPem } : null;
+  return { port: actual, seeds: seedUrls(server.web, actual), stable: stablePort !== 0 && actual === stablePort, pages: server.web.pageCount, ca };
 }
 
 /** What NAME.demo.json holds; `webPages` is absent from those written before it was kept. */

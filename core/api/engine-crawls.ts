@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
 import { createCrawlFile, type CreateContext } from './crawl-create.js';
-import { clearCreationLeftovers, fewSeeds, writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
+import { clearCreationLeftovers } from './crawl-file.js';
 import { parseResumeRequest } from './create-request.js';
 import { runnerFiles } from './crawl-process.js';
 import { crawlSettingsDto, fileSize, parkedSites, recentErrors } from './crawl-queries.js';
@@ -181,10 +181,10 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
     return this.info(await createCrawlFile(this.creation, raw));
   }
 
-  /** A crawl of many seeds has its file written in a worker thread (crawl-file.ts: a million held the server's thread a minute); a few, here at once. */
+  /** Seeds, new crawls of many seeds and large demo webs take turns on worker threads (crawl-create.ts): each holds up to 64 MiB of text or a million pages. */
   private get creation(): CreateContext {
-    const write = (job: CrawlFileJob) => (fewSeeds(job) ? writeCrawlFile(job, () => undefined) : this.seedTurns.run(() => this.threads.start(job, () => undefined).result));
-    return { ws: this.ws, demos: this.demos, uploads: this.uploads, creating: this.creating, write };
+    const offThread: CreateContext['offThread'] = (job) => this.seedTurns.run(() => this.threads.start(job, () => undefined).result);
+    return { ws: this.ws, demos: this.demos, uploads: this.uploads, creating: this.creating, offThread };
   }
 
   /** A parallel crawl's plan, written as createCrawl writes a crawl, with its options beside it (parallel-crawls.ts). */

@@ -24,6 +24,7 @@ import type { EvaluationDto, PageRankResultDto, ParsedSeeds } from './contract.j
 import { parseSeeds } from './seeds.js';
 import { mergeStopped } from './parallel-files.js';
 import { writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
+import { probeDemoWeb, type DemoProbe, type DemoSpec } from './demo-webs.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
 export async function runPageRankOn(dbPath: string, progress?: (step: string, fraction: number) => void): Promise<PageRankResultDto> {
@@ -55,7 +56,8 @@ export type HeavyJob =
   | { what: 'graph-export'; dbPath: string; request: GraphFileRequest }
   | { what: 'stop-stored'; dbPath: string; parallel: boolean }
   | CrawlFileJob
-  | { what: 'parse-seeds'; text: string };
+  | { what: 'parse-seeds'; text: string }
+  | { what: 'demo-web'; spec: DemoSpec; port: number };
 
 /** What each job reports as it goes. */
 export type StepProgress = { step: string; fraction: number };
@@ -72,6 +74,7 @@ export interface JobResults {
   'stop-stored': null;
   'create-crawl': null;
   'parse-seeds': ParsedSeeds;
+  'demo-web': DemoProbe;
 }
 
 /** An AbortSignal that fires once `cancelled()` says so (checked every 50 ms). */
@@ -125,6 +128,8 @@ export async function runHeavyJob(job: HeavyJob, progress: (p: JobProgress) => v
       return parseSeeds(job.text);
     case 'create-crawl':
       return writeCrawlFile(job, step);
+    case 'demo-web':
+      return probeDemoWeb(job.spec, job.port);
     case 'graph-export': {
       const g = loadLinkGraph(job.dbPath);
       try {
