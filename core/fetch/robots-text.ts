@@ -28,7 +28,13 @@ export async function robotsText(body: Buffer, contentEncoding: unknown): Promis
     switch (enc) {
       case 'gzip':
       case 'x-gzip':
-        return (await prefix(body, createGunzip(ZLIB))).toString('utf8');
+        // Bytes after the gzip member that are not another one (a server's stray newline or
+        // banner) fail the whole decode before any text comes out: its deflate data alone then.
+        return (await prefix(body, createGunzip(ZLIB)).catch((err: unknown) => {
+          const deflated = gzipMemberData(body);
+          if (!deflated) throw err;
+          return prefix(deflated, createInflateRaw(ZLIB));
+        })).toString('utf8');
       case 'deflate':
         // Servers send either zlib-wrapped or raw deflate under this name.
         return (await prefix(body, createInflate(ZLIB)).catch(() => prefix(body, createInflateRaw(ZLIB)))).toString('utf8');
@@ -65,4 +71,15 @@ function prefix(body: Buffer, stream: Transform): Promise<Buffer> {
     stream.on('error', (err) => (size > 0 ? end() : end(err)));
     stream.end(body);
   });
+}
+
+/** A gzip member's deflate data: its header (RFC 1952 §2.3) and the optional fields its flags name passed over; null when `body` does not begin as one. */
+function gzipMemberData(body: Buffer): Buffer | null {
+  if (body.length < 10 || body[0] !== 0x1f || body[1] !== 0x8b || body[2] !== 8) return null;
+  const flags = body[3]!;
+  let at = 10;
+  if (flags & 4) at = at + 2 <= body.length ? at + 2 + body.readUInt16LE(at) : -1; // FEXTRA
+  for (const bit of [8, 16]) if (flags & bit && at >= 0) at = body.indexOf(0, at) < 0 ? -1 : body.indexOf(0, at) + 1; // FNAME, FCOMMENT
+  if (flags & 2 && at >= 0) at += 2; // FHCRC
+  return at >= 0 && at < body.length ? body.subarray(at) : null;
 }

@@ -34,6 +34,13 @@ async function site(robots: Buffer, encoding: string | null): Promise<{ url: str
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, asked };
 }
 
+/** A gzip member with a file name in its header (FNAME, RFC 1952 §2.3), as gzip(1) writes one. */
+function withFileName(gz: Buffer, name: string): Buffer {
+  const head = Buffer.from(gz.subarray(0, 10));
+  head[3] = head[3]! | 8;
+  return Buffer.concat([head, Buffer.from(`${name}\0`, 'latin1'), gz.subarray(10)]);
+}
+
 async function crawl(name: string, seed: string, more: string[] = []) {
   const r = await crawlbench(['crawl', '--db', join(dir, `${name}.db`), '--seed', seed, '--w', '0', '--quiet', ...more]);
   expect(r.code, r.stderr).toBe(0);
@@ -46,6 +53,9 @@ describe('robots.txt with a Content-Encoding', () => {
     ['deflate (zlib)', deflateSync(RULES), 'deflate'],
     ['deflate (raw)', deflateRawSync(RULES), 'deflate'],
     ['brotli', brotliCompressSync(RULES), 'br'],
+    // Before: bytes after the gzip member failed the whole decode, and the site was as one whose robots.txt could not be fetched.
+    ['gzip with bytes after its end', Buffer.concat([gzipSync(RULES), Buffer.from('\r\n<!-- served by a proxy -->\r\n')]), 'gzip'],
+    ['gzip naming its file, with bytes after its end', Buffer.concat([withFileName(gzipSync(RULES), 'robots.txt'), Buffer.from('junk')]), 'gzip'],
   ];
   for (const [what, body, encoding] of cases) {
     it(`${what}: its Disallow lines hold`, async () => {
