@@ -11,10 +11,13 @@ export default defineConfig({
     // or CI=true an absent one fails the run at once; then one finished demo crawl shared by
     // the e2e files (test/ui/e2e-kit.ts).
     globalSetup: ['test/references-setup.ts', 'test/ui/global-setup.ts'],
-    // Integration tests start real servers and crawls; they get generous time and run
-    // in separate forks so that a crashing crawl cannot take the runner down.
+    // Integration tests start real servers and crawls; they get generous time and run in
+    // forks, not threads: a crawl that brings its process down takes a fork, not the runner.
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // expect.poll waits 1 s unless told: a view's first answers took longer on a loaded CI
+    // machine (simulate.e2e read an empty source list). A poll that means a bound says its own.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // One fork runs many files (a fork of its own for each file spent about 1.3 s of CPU a file
     // importing the engine again: 230 s of a run's 1,060). Files keep to themselves all the same:

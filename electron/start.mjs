@@ -1,7 +1,7 @@
 // `npm start`: the Electron window where Electron's binary is installed; otherwise browser
 // mode (`crawlbench serve`), which prints the URL to open.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -32,7 +32,11 @@ if (typeof electronBinary === 'string' && existsSync(electronBinary)) {
   runApp(electronBinary, ['dist/electron/main.mjs']);
 } else {
   console.log('Electron is not installed here (no binary); starting browser mode instead.');
-  if (!existsSync('dist/core/cli/main.js')) run(npm, ['run', '--silent', 'build']);
+  if (!existsSync('dist/core/cli/main.js')) {
+    // tsc builds incrementally and does not look for its outputs: its record of the last build goes first.
+    rmSync('dist/core/.tsbuildinfo', { force: true });
+    run(npm, ['run', '--silent', 'build']);
+  }
   if (!existsSync('dist/renderer/index.html')) run(npm, ['run', '--silent', 'build:renderer']);
   runApp(process.execPath, ['bin/crawlbench.js', 'serve', ...process.argv.slice(2)]);
 }

@@ -24,7 +24,7 @@ import type { EvaluationDto, PageRankResultDto, ParsedSeeds } from './contract.j
 import { parseSeeds } from './seeds.js';
 import { mergeStopped } from './parallel-files.js';
 import { writeCrawlFile, type CrawlFileJob } from './crawl-file.js';
-import { probeDemoWeb, type DemoProbe, type DemoSpec } from './demo-webs.js';
+import type { DemoProbe, DemoSpec } from './demo-webs.js';
 
 /** Computes and stores PageRank (page and site level) in the crawl file; needs the writer's lock. */
 export async function runPageRankOn(dbPath: string, progress?: (step: string, fraction: number) => void): Promise<PageRankResultDto> {
@@ -129,7 +129,8 @@ export async function runHeavyJob(job: HeavyJob, progress: (p: JobProgress) => v
     case 'create-crawl':
       return writeCrawlFile(job, step);
     case 'demo-web':
-      return probeDemoWeb(job.spec, job.port);
+      // Imported here: the test web and its certificates would add 150 ms to every job thread's start.
+      return (await import('./demo-webs.js')).probeDemoWeb(job.spec, job.port);
     case 'graph-export': {
       const g = loadLinkGraph(job.dbPath);
       try {

@@ -222,7 +222,6 @@ export class EmbeddedBroker {
     await waitForPort(this.port, 10_000, () => (child.exitCode !== null ? `nats-server exited: ${lastLine()}` : null));
   }
 
-  /** Ends the broker (SIGTERM, then SIGKILL after 5 s). */
   /**
    * SIGTERM, and SIGKILL `killAfterMs` later if it has not ended: nats-server ends in a few tens
    * of ms, but with its store's disk full it waited out the whole 5 s here. Killed, it loses

@@ -96,6 +96,8 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   const nc = await connectBroker(url, o.credentials, `crawlbench coordinator ${name}`);
   const watch = new Watch(o.note);
   const workers: LocalWorkers = new LocalWorkers(o, url, name, dir, watch);
+  /** Paused for a full disk, the broker did not answer the coordinator's last call: its last calls wait no more. */
+  let brokerSilent = false;
   try {
     const replicas = o.replicas ?? defaultReplicas(nc, url);
     const kv = await crawlBucket(nc, name, replicas);
@@ -131,7 +133,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
       clearInterval(beat);
       // Its coordinator gone: a resume at once (a paused crawl started again) is not taken for a
       // second start. A broker whose store is full does not answer it (its 5 s timeout, measured).
-      await waitAtMost(kv.delete('coordinator'), watch.diskFull ? 500 : 10_000);
+      brokerSilent = !(await waitAtMost(kv.delete('coordinator'), watch.diskFull ? 500 : 10_000)) && watch.diskFull;
     }
     const away = Array.from({ length: def.parts }, (_, p) => p).filter((p) => !existsSync(join(dir, `part-${p}.db`)));
     if (away.length > 0) {
@@ -147,9 +149,9 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
     throw e;
   } finally {
     workers.killAll();
-    // A full disk may hold the broker's store too: it then answers slowly or not at all, and its nats-server does not end on SIGTERM.
-    await closeConnection(nc, watch.diskFull ? 500 : 2000);
-    await embedded?.stop(watch.diskFull ? 1000 : 5000);
+    // A full disk that holds the broker's store too: it answers no more, and its nats-server does not end on SIGTERM.
+    await closeConnection(nc, brokerSilent ? 500 : 2000);
+    await embedded?.stop(brokerSilent ? 1000 : 5000);
   }
 }
 

@@ -44,7 +44,11 @@ export function writeRunFile(dir: string, run: RunFile): void {
     renameSync(tmp, runFile(dir));
   } catch (err) {
     // A full disk fails the write every heartbeat: each attempt left an empty file beside the crawl.
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the write's own error says what went wrong
+    }
     throw err;
   }
 }

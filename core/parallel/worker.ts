@@ -177,7 +177,8 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
     // For the coordinator's view; bounded, as a worker pausing because its broker is away cannot write it.
     // A full disk is said so: the coordinator pauses the whole crawl (the other parts would go on, and it would never end).
     const state = summary.stopReason === 'paused' ? 'paused' : summary.stopReason === 'disk-full' ? 'disk-full' : 'ended';
-    if (!(await waitAtMost(status(state), 1000))) lifeline.brokerSilent = true;
+    // Unanswered in 1 s (three round trips), and a ping unanswered too: the broker is not answering, not merely slow.
+    if (!(await waitAtMost(status(state), 1000)) && !(await waitAtMost(nc.flush(), 300))) lifeline.brokerSilent = true;
     return summary;
   } finally {
     await exchange.close(lifeline.brokerSilent ? 0 : undefined); // a paused or failed run stops taking messages too, and hands back those it took since its last commit

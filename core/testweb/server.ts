@@ -102,10 +102,12 @@ export class TestWebServer {
     this.server.on('clientError', (_err, socket: Socket) => socket.destroy());
   }
 
-  /** Changes the server's timeFactor for the requests that arrive from now on (0: no waiting). */
-  setTimeFactor(f: number): void {
+  /** Changes the server's timeFactor for the requests that arrive from now on (0: no waiting); returns the one before. */
+  setTimeFactor(f: number): number {
     if (!(f >= 0)) throw new RangeError('timeFactor must be >= 0');
+    const before = this.timeFactor;
     this.timeFactor = f;
+    return before;
   }
 
   /** In-memory request log, in order of completion (empty when memoryLog is false). */

@@ -53,8 +53,8 @@ export const useLiveStore = defineStore('live', () => {
   /** Parked sites and the pages they skipped: asked again only when the error count moves. */
   const parked = ref<ParkedSiteDto[]>([]);
   const parkedAt = ref(-1);
-  /** A final refresh was asked and its parked sites are not in yet: a later refresh that supersedes it asks for them. */
-  let finalOwed = false;
+  /** Final refreshes asked, and met (parked sites asked after them came): a later refresh that supersedes one asks for them. */
+  const finals = { asked: 0, met: 0 };
   /** False for a crawl made before crawlbench kept timelines (its charts start empty); null until known. */
   const timelineStored = ref<boolean | null>(null);
   /** The settings the crawl was made with (Live shows them); null until loaded. */
@@ -66,7 +66,7 @@ export const useLiveStore = defineStore('live', () => {
     crawlId.value = id;
     latest.value = null;
     series.value = makeSeries();
-    [topSites.value, errors.value, parked.value, parkedAt.value, finalOwed] = [[], [], [], -1, false];
+    [topSites.value, errors.value, parked.value, parkedAt.value, finals.met] = [[], [], [], -1, finals.asked];
     timelineStored.value = null;
     settings.value = null;
     version.value++;
@@ -104,17 +104,17 @@ export const useLiveStore = defineStore('live', () => {
     // The periodic refresh may start while the final one waits for its answers, making it
     // stale: the parked sites it owed are then asked by the newer one (their skipped pages grow
     // without the error count moving, so that count alone would not ask again).
-    if (final) finalOwed = true;
+    if (final) finals.asked++;
     // An answer to an older ask (one made before the run ended) must not overwrite a newer one.
     const shown = () => crawlId.value;
     if (!(await tablesOf(id, run, shown, topSites, errors))) return;
     // Parking is rare and the list needs a scan of skipped pages: only when errors change.
     const errorTotal = latest.value?.errorTotal ?? 0;
-    if (finalOwed || errorTotal !== parkedAt.value || latest.value === null) {
-      const owed = finalOwed;
+    if (finals.asked > finals.met || errorTotal !== parkedAt.value || latest.value === null) {
+      const asked = finals.asked;
       if (!(await parkedOf(id, run, shown, parked))) return;
       parkedAt.value = errorTotal;
-      if (owed) finalOwed = false;
+      finals.met = Math.max(finals.met, asked);
     }
   }
 

@@ -166,10 +166,10 @@ export function singleCrawlTruth(db: string, flags: string[], atLeast: number, s
 
 /** Runs `fn` with `server` answering without its latencies, then puts them back. */
 export async function withoutLatency<T>(server: TestWebServer | undefined, fn: () => Promise<T>): Promise<T> {
-  server?.setTimeFactor(0);
+  const before = server?.setTimeFactor(0);
   try {
     return await fn();
   } finally {
-    server?.setTimeFactor(1);
+    if (before !== undefined) server?.setTimeFactor(before);
   }
 }

@@ -1,6 +1,6 @@
-import { afterAll } from 'vitest';
 import { Crawler, type CrawlSummary } from '../../core/engine/crawler.js';
 import type { CrawlSettingsInput } from '../../core/config/settings.js';
+import { closeAfter } from '../references.js';
 import { TestWebServer } from '../../core/testweb/server.js';
 import type { Web } from '../../core/testweb/web.js';
 
@@ -8,7 +8,7 @@ import type { Web } from '../../core/testweb/web.js';
 export async function serve(web: Web, opts: { timeFactor?: number } = {}): Promise<{ server: TestWebServer; port: number }> {
   const server = new TestWebServer(web, { port: 0, timeFactor: opts.timeFactor ?? 1 });
   const port = await server.start();
-  afterAll(() => server.stop());
+  closeAfter(() => server.stop());
   return { server, port };
 }
 

@@ -9,14 +9,14 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { CrawlStateEvent, ParallelProgressEvent } from '../../core/api/contract.js';
 import { EngineApi } from '../../core/api/engine-api.js';
 import { partsPath } from '../../core/api/parallel-files.js';
 import { freePort } from '../ui/e2e-kit.js';
 import { fetchedUrls } from '../helpers/crawl-db.js';
 import { tmpDir } from '../helpers/tmp.js';
-import { describeWith } from '../references.js';
+import { closeAfter, describeWith } from '../references.js';
 
 const dir = tmpDir('crawlbench-parallel-workbench-');
 
@@ -35,9 +35,7 @@ function next(api: EngineApi, id: string, statuses: string[]): Promise<CrawlStat
 
 describeWith(['nats-server'], 'the workbench runs a parallel crawl', async () => {
   const api = new EngineApi(join(dir, 'workspace'), { demoPort: await freePort() });
-  afterAll(async () => {
-    await api.close();
-  });
+  closeAfter(() => api.close());
   const web = { sites: 12, pages: 400, latencyMs: 5 };
 
   it('K = 3 by a hash of hosts: workers streamed, paused and resumed, merged into NAME.db and read as any crawl', async () => {
