@@ -3,7 +3,7 @@
  * test runs only where every reference it needs is present; its name ends with what it needs
  * (`[needs networkx]`), which the reporter reads back to count what an absent one held back.
  */
-import { afterAll, describe, it, type TestFunction } from 'vitest';
+import { afterAll, describe, it, onTestFinished, type TestFunction } from 'vitest';
 import { present, type RefName } from './reference-probes.js';
 
 export { PYTHON, CHROMIUM, probe, present, refPath, type RefName } from './reference-probes.js';
@@ -21,12 +21,19 @@ const skippedClosers: Array<() => unknown>[] = [];
  * `close` after the current suite, as afterAll would: but a skipped suite's afterAll never runs,
  * and its body runs all the same to name its tests; what it started (a test web, an engine)
  * would stay open in the fork, which runs other files next (vitest.config.ts). Within a
- * skipped suite's body, it is closed once the body has run.
+ * skipped suite's body, it is closed once the body has run; within a test, once the test ends.
  */
 export function closeAfter(close: () => unknown): void {
   const skipping = skippedClosers.at(-1);
-  if (skipping) skipping.push(close);
-  else afterAll(close);
+  if (skipping) return void skipping.push(close);
+  try {
+    // Within a test, once it has ended: an afterAll registered there belongs to no suite still to
+    // end and never ran (the folders of tests that made their own stayed in the temporary folder).
+    return onTestFinished(async () => void (await close()));
+  } catch {
+    // not within a test: after the suite being read
+  }
+  afterAll(close);
 }
 
 /** A suite that runs only where every reference it needs is present. */
