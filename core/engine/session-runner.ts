@@ -1,6 +1,6 @@
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { Connection } from '../fetch/interfaces.js';
-import { ROBOTS_READ_BYTES, robotsText } from '../fetch/robots-text.js';
+import { robotsRequest, robotsText } from '../fetch/robots-text.js';
 import type { RobotsRules } from '../robots/robots.js';
 import type { QueuedPage, Session } from '../scheduler/scheduler.js';
 import type { SiteState } from '../scheduler/site-state.js';
@@ -235,11 +235,12 @@ async function fetchRobots(
         used = 0;
       }
       let res;
+      let cut;
       try {
         used++;
         if (current === conn) onConn.requests++;
-        // Up to ROBOTS_READ_BYTES whatever --max-body-size says: a robots.txt over a small limit parked its site (RFC 9309 §2.5 reads its first 500 KiB).
-        res = await current.request(u.pathname + u.search, undefined, Math.max(ctx.settings.maxBodyBytes, ROBOTS_READ_BYTES));
+        // Its first ROBOTS_READ_BYTES whatever --max-body-size says (RFC 9309 §2.5 reads its first 500 KiB).
+        ({ res, cut } = await robotsRequest(current, u.pathname + u.search, ctx.settings.maxBodyBytes));
       } catch (err) {
         if (!(err instanceof CrawlError)) throw err;
         // The session's own connection failing its TLS: the pages carry it, not robots.txt.
@@ -250,7 +251,8 @@ async function fetchRobots(
       }
       result.endedAt = res.endedAt;
       ctx.counters.requests++;
-      if (ctx.content) captureRobots(ctx, site.id, url, res);
+      // A robots.txt cut off is not stored as if whole: its head's length would not be its body's.
+      if (ctx.content && !cut) captureRobots(ctx, site.id, url, res);
       const status = res.status;
       if (status >= 300 && status < 400 && typeof res.headers['location'] === 'string') {
         url = new URL(res.headers['location'], url).href;

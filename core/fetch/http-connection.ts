@@ -124,12 +124,12 @@ export class HttpConnection implements Connection {
   }
 
   /** A GET whose body goes to `sink` as it arrives (Connection.stream); the response's body is empty. */
-  async stream(path: string, sink: BodySink): Promise<FetchResponse> {
+  async stream(path: string, sink: BodySink, accept = 'application/xml,text/xml;q=0.9,*/*;q=0.5'): Promise<FetchResponse> {
     if (this.closedByPeer) throw new CrawlError(ErrorCodes.CONNECTION_RESET, `${this.origin}: connection already closed`);
     const startedAt = performance.timeOrigin + performance.now();
     if (this.requests === 0) this.connectStarted = performance.now();
     this.requests++;
-    const headers = { 'user-agent': this.userAgent, accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
+    const headers = { 'user-agent': this.userAgent, accept, 'accept-encoding': 'gzip, deflate, br' };
     this.armDeadline(path);
     const overlapped = this.outstanding++ > 0 && this.depth > 1;
     try {

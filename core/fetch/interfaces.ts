@@ -58,9 +58,10 @@ export interface Connection {
    * A GET whose body goes to `sink` piece by piece as it arrives instead of being kept (the
    * response's body is empty): for bodies read as a stream (sitemaps, up to 50 MB). When the
    * sink stops reading, the rest of the body is not read and the connection is closed. A
-   * connection without it: request(), its body handed to the sink whole.
+   * connection without it: request(), its body handed to the sink whole. `accept`: the
+   * Accept header (default: XML first, as a sitemap is).
    */
-  stream?(pathAndQuery: string, sink: BodySink): Promise<FetchResponse>;
+  stream?(pathAndQuery: string, sink: BodySink, accept?: string): Promise<FetchResponse>;
   close(): Promise<void>;
 }
 

@@ -17,13 +17,13 @@ const dir = tmpDir('crawlbench-robots-encoding-');
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
 
-/** A site whose robots.txt is `robots` sent with `encoding`; its home links to /private/x and /ok. */
-async function site(robots: Buffer, encoding: string | null): Promise<{ url: string; asked: string[] }> {
+/** A site whose robots.txt is `robots` sent with `encoding` (and `status`; chunked when `length` is false); its home links to /private/x and /ok. */
+async function site(robots: Buffer, encoding: string | null, { status = 200, length = true } = {}): Promise<{ url: string; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((req, res) => {
     asked.push(req.url!);
     if (req.url === '/robots.txt') {
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': robots.length, ...(encoding ? { 'content-encoding': encoding } : {}) });
+      res.writeHead(status, { 'content-type': 'text/plain', ...(length ? { 'content-length': robots.length } : {}), ...(encoding ? { 'content-encoding': encoding } : {}) });
       return res.end(robots);
     }
     res.writeHead(200, { 'content-type': 'text/html' });
@@ -81,6 +81,23 @@ describe('robots.txt with a Content-Encoding', () => {
     await crawl('long', s.url, ['--max-body', '64KB', '--robots-retry', '100ms']);
     expect(s.asked).toContain('/ok');
     expect(s.asked).not.toContain('/private/x');
+  });
+
+  // Before: past 1 MiB (and --max-body) refused as too large, and the site parked with nothing crawled.
+  for (const [what, length] of [['with its length', true], ['chunked', false]] as const) {
+    it(`one of 3 MiB, ${what}, is read up to its first 500 KiB and the rest left unread: its rules hold, rules past it do not, and its site is crawled`, async () => {
+      const s = await site(Buffer.from(`User-agent: *\nDisallow: /private\n${'# padding\n'.repeat(300_000)}Disallow: /ok\n`), null, { length });
+      const r = await crawl(`huge-${what.replace(/\W+/g, '-')}`, s.url, ['--max-body', '64KB', '--robots-retry', '100ms', '--json']);
+      expect(s.asked).toContain('/ok');
+      expect(s.asked).not.toContain('/private/x');
+      expect(r.stdout).not.toMatch(/CRAWL_BODY_TOO_LARGE|CRAWL_ROBOTS_UNAVAILABLE/);
+    });
+  }
+
+  it('a 404 for robots.txt with a 3 MiB page is no robots.txt: every page of its site is crawled', async () => {
+    const s = await site(Buffer.from(`<html>${'<p>not here</p>\n'.repeat(200_000)}</html>`), null, { status: 404 });
+    await crawl('huge-404', s.url, ['--max-body', '64KB', '--robots-retry', '100ms']);
+    expect(s.asked).toEqual(expect.arrayContaining(['/ok', '/private/x']));
   });
 
   it('one in an encoding that cannot be read is as a robots.txt that could not be fetched: nothing of its site is crawled', async () => {
