@@ -11,6 +11,8 @@ export interface CrawlThreadOptions {
   writer?: boolean;
   /** Parse threads (parse-pool.ts), whatever the crawl's share of cores. */
   parseThreads?: number;
+  /** Pages parsed inline before the parse threads take over (default PARSE_INLINE_FIRST; 0: every page on a thread). */
+  parseInlineFirst?: number;
   /** The writer thread's compiled file (a bundle names its own). */
   writerFile?: string;
   /** Crawls sharing the machine's cores with this one (a parallel crawl's K): its threads are sized from its share (thread-plan.ts). */
@@ -55,7 +57,7 @@ export class CrawlThreads {
         this.writerThread = writer;
       }
     }
-    this.ctx.parser = ParsePool.start(this.plan.parseThreads);
+    this.ctx.parser = ParsePool.start(this.plan.parseThreads, undefined, this.opts.parseInlineFirst);
   }
 
   /** Every batch committed (or given up), the writes back on the crawl's thread, the threads ended. */

@@ -11,10 +11,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Bytes, BytesReader, readResult, releaseBuffer, writeRequest } from './parse-messages.js';
-import type { ParsedPage, ParseInput } from './page-parser.js';
+import { parsePage, type ParsedPage, type ParseInput } from './page-parser.js';
 
 /** Pages per message at most (a message is also sent at the end of each turn of the event loop). */
 const PAGES_PER_MESSAGE = 64;
+
+/**
+ * Pages parsed on the crawl's own thread before the pool's threads take over (they start
+ * halfway there, to be ready): a thread's start costs about 0.3 s of CPU (it loads the parser
+ * and its modules again), which a crawl of a few pages (a seed check, a small site, most of
+ * the test suite's crawls) spent for nothing. A large crawl parses its first 256 pages inline.
+ */
+export const PARSE_INLINE_FIRST = 256;
 
 interface Slot {
   worker: Worker;
@@ -39,15 +47,29 @@ export class ParsePool {
   private nextBatch = 1;
   private readonly batchSlot = new Map<number, { slot: Slot; pages: number }>();
   private failure: Error | null = null;
+  /** Pages still to parse inline before the threads take over; the threads start when this many are left. */
+  private inline: number;
+  private readonly spawnAt: number;
 
-  /** A pool of `threads` threads, or null (0 threads, or the compiled thread missing). */
-  static start(threads: number, file = defaultParseThreadFile()): ParsePool | null {
-    return threads > 0 && existsSync(file) ? new ParsePool(threads, file) : null;
+  /** A pool of `threads` threads, or null (0 threads, or the compiled thread missing); the first `inlineFirst` pages are parsed inline. */
+  static start(threads: number, file = defaultParseThreadFile(), inlineFirst = PARSE_INLINE_FIRST): ParsePool | null {
+    return threads > 0 && existsSync(file) ? new ParsePool(threads, file, inlineFirst) : null;
   }
 
-  private constructor(threads: number, file: string) {
-    for (let i = 0; i < threads; i++) {
-      const slot: Slot = { worker: new Worker(file, { stdout: false, stderr: false }), out: 0 };
+  private constructor(
+    private readonly threads: number,
+    private readonly file: string,
+    inlineFirst: number,
+  ) {
+    this.inline = inlineFirst;
+    this.spawnAt = inlineFirst >> 1;
+    if (inlineFirst === 0) this.spawn();
+  }
+
+  /** Starts the threads. */
+  private spawn(): void {
+    for (let i = 0; i < this.threads; i++) {
+      const slot: Slot = { worker: new Worker(this.file, { stdout: false, stderr: false }), out: 0 };
       slot.worker.on('message', (m: { batch: number; buffer: ArrayBuffer; length: number }) => this.answered(m));
       slot.worker.on('error', (err) => this.fail(err));
       slot.worker.unref();
@@ -58,6 +80,14 @@ export class ParsePool {
   /** The page parsed on a thread: as parsePage(input) would answer inline. */
   parse(input: ParseInput): Promise<ParsedPage> {
     if (this.failure) return Promise.reject(this.failure);
+    if (this.inline > 0) {
+      if (--this.inline === this.spawnAt) this.spawn();
+      try {
+        return Promise.resolve(parsePage(input));
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
     const token = this.nextToken++;
     writeRequest(this.batch, token, input);
     this.inBatch++;

@@ -98,7 +98,8 @@ describe('crawl options', async () => {
       },
     ]);
     const { server: manyServer, port: p3 } = await serve(many);
-    const crawler = Crawler.create(db, testSettings([`http://many.test:${p3}/`], { c: 50, maxDbSize: 600 * 1024 }));
+    // Every page parsed on the parse thread: its failed write is taken where the session waits for its parsed pages.
+    const crawler = Crawler.create(db, testSettings([`http://many.test:${p3}/`], { c: 50, maxDbSize: 600 * 1024 }), { parseInlineFirst: 0 });
     // What a parallel worker follows (parallel/exchange.ts): the writes given up are said, so the
     // messages whose URLs they held go back to the broker instead of being acknowledged with a
     // later commit (the one that records the end, with a writer thread).

@@ -28,7 +28,7 @@ const INPUTS: ParseInput[] = [
 
 describe('parse pool', () => {
   it('pages parsed on its thread, many to a message, come back as parsePage answers them inline', async () => {
-    const pool = ParsePool.start(1);
+    const pool = ParsePool.start(1, undefined, 0);
     expect(pool, 'the parse thread is built (npx tsc -p tsconfig.json)').not.toBeNull();
     try {
       // 700 pages at once: several messages of at most 64 pages, answered out of the crawl thread.
