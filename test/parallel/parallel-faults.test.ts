@@ -202,7 +202,11 @@ describeWith(['nats-server'], 'parallel crawl: the coordinator killed, a cluster
     // Part 1's write-ahead log is a folder: SQLite cannot open the part, its worker dies at once (exit 1), every time.
     mkdirSync(join(dir, `${name}.parts`, 'part-1.db-wal'), { recursive: true });
     const run = startCrawl(db, [...flags, '--parts', '2', '--model', 'site', '--assign', 'hash']);
-    await sleep(12_000);
+    // Until the coordinator has said three times when it starts worker 1 again (each start is a
+    // process of its own: a fixed 12 s saw only two on a loaded machine, and waited out 12 s on any other).
+    let said = '';
+    run.child.stderr!.on('data', (b: Buffer) => (said += b));
+    for (let i = 0; i < 600 && (said.match(/worker 1 \(parts 1\) ended \(exit 1\); starting it again/g) ?? []).length < 3; i++) await sleep(100);
     run.child.kill('SIGINT');
     const r = await run.done;
     const waits = [...r.stderr.matchAll(/worker 1 \(parts 1\) ended \(exit 1\); starting it again in ([\d.]+) s/g)].map((m) => Number(m[1]));
