@@ -22,6 +22,7 @@ const skippedClosers: Array<() => unknown>[] = [];
  * and its body runs all the same to name its tests; what it started (a test web, an engine)
  * would stay open in the fork, which runs other files next (vitest.config.ts). Within a
  * skipped suite's body, it is closed once the body has run; within a test, once the test ends.
+ * Not from a beforeAll: an afterAll registered there never runs (make it in the suite's body).
  */
 export function closeAfter(close: () => unknown): void {
   const skipping = skippedClosers.at(-1);

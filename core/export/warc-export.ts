@@ -187,7 +187,7 @@ function olderCrawlWarnings(ctx: ExportContext, c: ReturnType<ExportReader['cove
     );
   }
   if (c.robotsCaptures === 0 && c.robotsOrigins > 0) {
-    ctx.warnings.push('robots.txt answers were not kept by this crawl (made before schema 5): the WARC has none');
+    ctx.warnings.push('robots.txt answers were not kept by this crawl (made before schema 5, or each one longer than 1 MiB and cut off there): the WARC has none');
   }
   if (c.rebuilt > 0) ctx.warnings.push('final 5xx and 429 answers of pages that gave up were not kept before schema 5: those pages are missing');
 }

@@ -220,8 +220,10 @@ class ResponseReader implements Dispatcher.DispatchHandler {
   headersAt = 0;
   readonly chunks: Buffer[] = [];
   size = 0;
-  /** The sink said it wanted no more: the response ends here, its connection with it. */
+  /** The sink said it wanted no more, or the body was cut at its most: the response ends here, its connection with it. */
   stoppedEarly = false;
+  /** The body passed a cutting sink's most (BodySink.onCut): the pieces after are not read. */
+  private cutAtMax = false;
   readonly done: Promise<void>;
   private settle!: (err?: unknown) => void;
   private settled = false;
@@ -282,9 +284,18 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     // undici's parser, resumed after a pause in the body, hands over an empty piece first:
     // paused for it too, each resume would bring another, forever.
     if (this.settled || chunk.length === 0) return;
+    if (this.cutAtMax) return;
     this.size += chunk.length;
-    // Thrown, undici aborts the request (its socket with it) and answers onResponseError with it.
-    if (this.size > this.max) throw new CrawlError(ErrorCodes.BODY_TOO_LARGE, `${this.url}: body exceeds ${this.max} bytes`);
+    if (this.size > this.max) {
+      // Thrown, undici aborts the request (its socket with it) and answers onResponseError with it.
+      if (this.sink?.onCut === undefined) throw new CrawlError(ErrorCodes.BODY_TOO_LARGE, `${this.url}: body exceeds ${this.max} bytes`);
+      // A sink that takes a prefix: the body ends before this piece, once the queued ones are handed over.
+      this.size -= chunk.length;
+      this.cutAtMax = true;
+      // Not within undici's callback: as a sink's "no more", which comes after an await.
+      if (!this.draining) queueMicrotask(() => this.stopEarly(controller));
+      return;
+    }
     if (this.sink === undefined) {
       this.chunks.push(chunk);
       if (this.limiter === null) return;
@@ -321,10 +332,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     try {
       for (let chunk = this.queue.shift(); chunk !== undefined && !this.settled; chunk = this.queue.shift()) {
         if (this.sink !== undefined && !(await this.sink.chunk(chunk))) {
-          this.stoppedEarly = true;
-          this.queue.length = 0;
-          this.finish();
-          controller.abort(STOPPED);
+          this.stopEarly(controller);
           return;
         }
         if (this.limiter !== null) await this.limiter.take(chunk.length);
@@ -336,11 +344,22 @@ class ResponseReader implements Dispatcher.DispatchHandler {
       this.draining = false;
     }
     if (this.settled) return;
-    if (this.ended) this.finish();
+    if (this.cutAtMax) this.stopEarly(controller);
+    else if (this.ended) this.finish();
     else if (this.paused) {
       this.paused = false;
       controller.resume();
     }
+  }
+
+  /** The body ends here, unread past this point (the sink wants no more, or it was cut at the sink's most): the connection goes with it. */
+  private stopEarly(controller: Dispatcher.DispatchController): void {
+    if (this.settled) return;
+    if (this.cutAtMax) this.sink?.onCut?.();
+    this.stoppedEarly = true;
+    this.queue.length = 0;
+    this.finish();
+    controller.abort(STOPPED);
   }
 
   private finish(): void {

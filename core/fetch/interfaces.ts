@@ -67,8 +67,14 @@ export interface Connection {
 
 /** Takes a body as it arrives (Connection.stream). */
 export interface BodySink {
-  /** Most bytes to read: past it the request fails with CRAWL_BODY_TOO_LARGE. */
+  /** Most bytes to read: past it the request fails with CRAWL_BODY_TOO_LARGE (unless the sink has cut). */
   readonly maxBytes: number;
+  /**
+   * With it, a body longer than maxBytes is cut there instead of refused: the piece that passes
+   * it and the rest are not read (the connection is closed), and this is told once the pieces
+   * before have been handed over.
+   */
+  onCut?(): void;
   /** The status and headers, before the body. */
   head(status: number, headers: Record<string, string | string[] | undefined>): void;
   /** One piece of the body as received (still content-encoded); resolves false to read no more. */

@@ -35,18 +35,17 @@ export async function robotsRequest(conn: Connection, path: string, maxBodyBytes
   let size = 0;
   let cut = false;
   const sink: BodySink = {
-    // Never reached: the sink stops at ROBOTS_READ_BYTES, and undici hands over at most 64 KiB at a time.
-    maxBytes: 2 * ROBOTS_READ_BYTES,
+    maxBytes: ROBOTS_READ_BYTES,
+    onCut: () => (cut = true),
     head: () => {},
     chunk: (data) => {
       pieces.push(data);
       size += data.length;
-      cut = size >= ROBOTS_READ_BYTES;
-      return Promise.resolve(!cut);
+      return Promise.resolve(true);
     },
   };
   const res = await conn.stream(path, sink, ROBOTS_ACCEPT);
-  return { res: { ...res, body: Buffer.concat(pieces, size).subarray(0, ROBOTS_READ_BYTES) }, cut };
+  return { res: { ...res, body: Buffer.concat(pieces, size) }, cut };
 }
 
 const ZLIB = { finishFlush: constants.Z_SYNC_FLUSH };

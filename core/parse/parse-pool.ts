@@ -61,13 +61,22 @@ export class ParsePool {
     private readonly file: string,
     inlineFirst: number,
   ) {
-    this.inline = inlineFirst;
-    this.spawnAt = inlineFirst >> 1;
-    if (inlineFirst === 0) this.spawn();
+    this.inline = Math.max(0, Math.floor(inlineFirst));
+    this.spawnAt = this.inline >> 1;
+    if (this.inline === 0) this.spawn();
   }
 
-  /** Starts the threads. */
+  /** Starts the threads; a thread that cannot start (resources spent) leaves every page to be parsed inline. */
   private spawn(): void {
+    try {
+      this.spawnThreads();
+    } catch {
+      for (const s of this.slots.splice(0)) void s.worker.terminate();
+      this.inline = Infinity;
+    }
+  }
+
+  private spawnThreads(): void {
     for (let i = 0; i < this.threads; i++) {
       const slot: Slot = { worker: new Worker(this.file, { stdout: false, stderr: false }), out: 0 };
       slot.worker.on('message', (m: { batch: number; buffer: ArrayBuffer; length: number }) => this.answered(m));

@@ -17,12 +17,16 @@ const dir = tmpDir('crawlbench-robots-encoding-');
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
 
-/** A site whose robots.txt is `robots` sent with `encoding` (and `status`; chunked when `length` is false); its home links to /private/x and /ok. */
-async function site(robots: Buffer, encoding: string | null, { status = 200, length = true } = {}): Promise<{ url: string; asked: string[] }> {
+/**
+ * A site whose robots.txt is `robots` sent with `encoding` (and `status`; chunked when `length`
+ * is false, or ended by closing the connection when `close`); its home links to /private/x and /ok.
+ */
+async function site(robots: Buffer, encoding: string | null, { status = 200, length = true, close = false } = {}): Promise<{ url: string; asked: string[] }> {
   const asked: string[] = [];
   const server = createServer((req, res) => {
     asked.push(req.url!);
     if (req.url === '/robots.txt') {
+      if (close) res.useChunkedEncodingByDefault = false;
       res.writeHead(status, { 'content-type': 'text/plain', ...(length ? { 'content-length': robots.length } : {}), ...(encoding ? { 'content-encoding': encoding } : {}) });
       return res.end(robots);
     }
@@ -84,10 +88,16 @@ describe('robots.txt with a Content-Encoding', () => {
   });
 
   // Before: past 1 MiB (and --max-body) refused as too large, and the site parked with nothing crawled.
-  for (const [what, length] of [['with its length', true], ['chunked', false]] as const) {
+  const shapes = [
+    ['with its length', { length: true }, []],
+    ['chunked', { length: false }, []],
+    // Its pieces all come while the bandwidth cap holds the first ones: past 1 MiB it is cut, not refused.
+    ['ended by closing the connection, under --bandwidth', { length: false, close: true }, ['--bandwidth', '500KB']],
+  ] as const;
+  for (const [what, shape, more] of shapes) {
     it(`one of 3 MiB, ${what}, is read up to its first 500 KiB and the rest left unread: its rules hold, rules past it do not, and its site is crawled`, async () => {
-      const s = await site(Buffer.from(`User-agent: *\nDisallow: /private\n${'# padding\n'.repeat(300_000)}Disallow: /ok\n`), null, { length });
-      const r = await crawl(`huge-${what.replace(/\W+/g, '-')}`, s.url, ['--max-body', '64KB', '--robots-retry', '100ms', '--json']);
+      const s = await site(Buffer.from(`User-agent: *\nDisallow: /private\n${'# padding\n'.repeat(300_000)}Disallow: /ok\n`), null, shape);
+      const r = await crawl(`huge-${what.replace(/\W+/g, '-')}`, s.url, ['--max-body', '64KB', '--robots-retry', '100ms', '--json', ...more]);
       expect(s.asked).toContain('/ok');
       expect(s.asked).not.toContain('/private/x');
       expect(r.stdout).not.toMatch(/CRAWL_BODY_TOO_LARGE|CRAWL_ROBOTS_UNAVAILABLE/);

@@ -22,8 +22,10 @@ describeWith(['nats-server'], 'site leases: politeness across workers over a Jet
   const W = 300;
   const MAX_AGE = leaseMaxAge(W); // 3 s: the least max age
 
+  // The broker's folder made while the suite is read: from a beforeAll, an afterAll (tmpDir's removal) never runs.
+  const store = tmpDir('crawlbench-leases-');
   beforeAll(async () => {
-    broker = await EmbeddedBroker.start(findNatsServer(), tmpDir('crawlbench-leases-'), null, () => {});
+    broker = await EmbeddedBroker.start(findNatsServer(), store, null, () => {});
   }, 20_000);
 
   afterAll(async () => {

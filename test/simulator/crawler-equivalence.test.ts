@@ -1,6 +1,6 @@
 import Sqlite from '../../core/store/sqlite.js';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateWeb } from '../../core/testweb/generator.js';
 import { exportGraphDir, loadGraphDir } from '../../core/testweb/graph-files.js';
 import { defaultSeeds, loadSimGraph, type SimGraph } from '../../core/simulator/sim-graph.js';
@@ -21,12 +21,12 @@ let port: number;
  * scheduler and the one policy registry; ties break by page id, given in discovery order
  * by both.
  */
-describe('the simulator and the real crawler fetch in the same order', () => {
-  beforeAll(async () => {
-    await exportGraphDir(generateWeb({ seed: 11, sites: 14, pages: 450, latency: false }), graphDir);
-    g = loadSimGraph(graphDir);
-    ({ port } = await serve(loadGraphDir(graphDir)));
-  });
+describe('the simulator and the real crawler fetch in the same order', async () => {
+  // Made while the suite is read, not in a beforeAll: an afterAll registered there never runs,
+  // and the server stayed open in the fork for the files after this one.
+  await exportGraphDir(generateWeb({ seed: 11, sites: 14, pages: 450, latency: false }), graphDir);
+  g = loadSimGraph(graphDir);
+  ({ port } = await serve(loadGraphDir(graphDir)));
 
   for (const policy of ['breadth-first', 'opic', 'larger-sites-first']) {
     it(policy, async () => {

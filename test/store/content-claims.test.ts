@@ -64,7 +64,7 @@ describe('content hashes claimed in memory, the claims appended to the file (sch
   for (const writer of [false, true]) {
     it(`finds every duplicate in a whole crawl and in one paused and resumed (${writer ? 'with' : 'without'} the writer thread)`, async () => {
       const whole = join(dir, `whole-${writer}.db`);
-      const a = Crawler.create(whole, settings, { writer, parseThreads: 1 });
+      const a = Crawler.create(whole, settings, { writer, parseThreads: 1, parseInlineFirst: 0 });
       await a.run();
       a.close();
       const pages = checkDuplicates(whole);
@@ -74,11 +74,11 @@ describe('content hashes claimed in memory, the claims appended to the file (sch
       // Paused after a third of the pages: the resumed crawl reads the claims back from the file.
       const parts = join(dir, `parts-${writer}.db`);
       const fetchedAll = [...pages.values()].filter((r) => r.seq !== null).length;
-      const first = Crawler.create(parts, { ...settings, maxPages: Math.floor(fetchedAll / 3) }, { writer, parseThreads: 1 });
+      const first = Crawler.create(parts, { ...settings, maxPages: Math.floor(fetchedAll / 3) }, { writer, parseThreads: 1, parseInlineFirst: 0 });
       expect((await first.run()).stopReason).toBe('max-pages');
       first.close();
       const pausedAt = sqlRows<{ n: number }>(parts, 'SELECT max(fetch_seq) AS n FROM pages')[0]!.n;
-      const next = Crawler.open(parts, { maxPages: 1_000_000 }, { writer, parseThreads: 1 });
+      const next = Crawler.open(parts, { maxPages: 1_000_000 }, { writer, parseThreads: 1, parseInlineFirst: 0 });
       await next.run();
       next.close();
       const resumed = checkDuplicates(parts);

@@ -1,7 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpDir } from '../helpers/tmp.js';
 import { exportGraphDir, generateWeb, loadGraphDir, TestWebServer } from '../../core/testweb/index.js';
 import { describeWith, refPath } from '../references.js';
 import { get } from './http-helper.js';
@@ -9,7 +8,7 @@ import { get } from './http-helper.js';
 describe('graph dirs', () => {
   it('round-trips a generated web through exportGraphDir / loadGraphDir', async () => {
     const web = generateWeb({ seed: 5, sites: 80, pages: 4_000, faults: true, revision: 2 });
-    const dir = mkdtempSync(join(tmpdir(), 'testweb-graph-'));
+    const dir = tmpDir('testweb-graph-');
     await exportGraphDir(web, dir);
     const back = loadGraphDir(dir);
     expect(back.pageCount).toBe(web.pageCount);

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpDir } from '../helpers/tmp.js';
 import { generateWeb, handWeb, TestWebServer, type RobotsKind } from '../../core/testweb/index.js';
 import { get, sleep } from './http-helper.js';
 
@@ -19,7 +19,7 @@ function links(html: string, base: string): { follow: string[]; nofollow: string
 
 describe('TestWebServer on a generated web', () => {
   const web = generateWeb({ seed: 9, sites: 60, pages: 3_000 });
-  const logFile = join(mkdtempSync(join(tmpdir(), 'testweb-')), 'log.ndjson');
+  const logFile = join(tmpDir('testweb-'), 'log.ndjson');
   const server = new TestWebServer(web, { logFile });
   let port = 0;
   beforeAll(async () => {

@@ -5,12 +5,12 @@
  * it should. Asked through node:https, whose errors are OpenSSL's and Node's own.
  */
 import https from 'node:https';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWeb, pageUrl, seedUrls, TestCa, TestWebServer, TLS_FAULT_HOSTS, TLS_FAULT_KINDS } from '../../core/testweb/index.js';
 import { get, hrefs } from './http-helper.js';
+import { tmpDir } from '../helpers/tmp.js';
 
 interface TlsGot {
   status: number;
@@ -168,7 +168,7 @@ describe('a test web with sites on TLS', () => {
 
 describe('the test CA', () => {
   it('is kept in files and read back, so a restarted web serves certificates a crawl still trusts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cb-ca-'));
+    const dir = tmpDir('cb-ca-');
     const a = await TestCa.atFiles(join(dir, 'ca.pem'), join(dir, 'ca-key.pem'));
     expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toBe(a.certPem);
     const b = await TestCa.atFiles(join(dir, 'ca.pem'), join(dir, 'ca-key.pem'));
