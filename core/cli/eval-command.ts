@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { badOption } from '../errors.js';
 import { evaluateCrawl, type MeasuredEvaluation } from '../ranking/evaluate.js';
 import { DEFAULT_DAMPING } from '../ranking/pagerank.js';
 import { defineCommand } from './command.js';
@@ -51,11 +49,7 @@ export const evalCommand = defineCommand({
 function writeCsv(path: string, ev: MeasuredEvaluation): void {
   const lines = ['fraction_pages,cumulative_pagerank,seconds,random,upper_bound'];
   for (const p of ev.curve) lines.push([p.fractionPages, p.cumulativePageRank, p.seconds, p.random, p.upperBound].join(','));
-  try {
-    writeFileSync(path, lines.join('\n') + '\n');
-  } catch (err) {
-    throw badOption('--csv', `cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  writeLines('--csv', path, lines);
 }
 
 const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);

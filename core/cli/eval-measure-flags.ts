@@ -4,6 +4,7 @@ import type { MeasuredEvaluation } from '../ranking/evaluate.js';
 import type { ChoPoint, MeasureInfo, MeasureRequest } from '../ranking/report.js';
 import { checkWith } from '../config/request-words.js';
 import { EvaluationOptionsSchema, MEASURE_SHORT, measureOptionsOf, withoutUndefined } from '../ranking/request-schema.js';
+import { checkOutputTarget } from '../store/output-guard.js';
 
 /** The flags that choose an importance measure (eval and simulate share them). */
 export const MEASURE_OPTIONS = {
@@ -96,6 +97,8 @@ export function choCsvLines(curve: ChoPoint[], label?: string): string[] {
 
 /** Writes a CSV file, refusing in one line when it cannot. */
 export function writeLines(option: string, path: string, lines: string[]): void {
+  // Never over a crawl database (before: `eval DB --csv DB` turned the crawl into a CSV file) or a device.
+  checkOutputTarget(option, path, [], true);
   try {
     writeFileSync(path, lines.join('\n') + '\n');
   } catch (err) {

@@ -5,6 +5,7 @@ import type { ExportSummary } from '../export/run-export.js';
 import { durationFlag, listFlag, sizeFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { onePositional } from './rank-command.js';
+import { checkOutputTarget } from '../store/output-guard.js';
 
 const USAGE = `crawlbench export DB --format ${EXPORT_FORMATS.join('|')} [--what ${EXPORT_SUBJECTS.join('|')}] --out PATH [filters] [options]
 
@@ -72,6 +73,8 @@ export const exportCommand = defineCommand({
     } catch (err) {
       throw withFlag(err);
     }
+    // Not the crawl it reads, a crawl database, or a device, even with --force.
+    checkOutputTarget('--out', options.out, [db], options.format !== 'warc');
     const live = !flags.quiet && !flags.json;
     const tty = process.stderr.isTTY === true;
     let cancelled = false;

@@ -7,6 +7,7 @@ import { vertexNoun } from '../graph/models.js';
 import { GraphExportRequestSchema } from '../graph/request-schema.js';
 import { unitName } from '../graph/weight-units.js';
 import { defineCommand } from './command.js';
+import { checkOutputTarget } from '../store/output-guard.js';
 import { GRAPH_OPTIONS, GRAPH_USAGE, loadGraphFlag, sizesLine } from './graph-flags.js';
 
 const USAGE = `crawlbench export-graph --graph SOURCE --model M --format F --out PATH [--force]
@@ -52,6 +53,8 @@ export const exportGraphCommand = defineCommand({
     const { model, format } = checked.value;
     if (!flags.out) throw badOption('--out', 'required: the file to write');
     const req = { model, format, out: flags.out, force: flags.force ?? false };
+    // Not the graph it reads, a crawl database, or a device, even with --force.
+    for (const out of [req.out, `${req.out}.ids.tsv`]) checkOutputTarget('--out', out, flags.graph ? [flags.graph] : [], true);
     checkExport(req); // before the graph is read: an existing output is refused at once
     const g = loadGraphFlag(flags);
     try {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeLines } from './eval-measure-flags.js';
 import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
 import { MODELS } from '../graph/models.js';
@@ -66,13 +66,7 @@ export const partitionCommand = defineCommand({
       g.close();
     }
     for (const t of report.tools) if (t.missing) process.stderr.write(`crawlbench partition: ${t.missing}\n`);
-    if (flags.csv !== undefined) {
-      try {
-        writeFileSync(flags.csv, partitionCsv(report).join('\n') + '\n');
-      } catch (err) {
-        throw badOption('--csv', `cannot write ${flags.csv} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-      }
-    }
+    if (flags.csv !== undefined) writeLines('--csv', flags.csv, partitionCsv(report));
     if (flags.json) process.stdout.write(JSON.stringify(report) + '\n');
     else process.stdout.write(reportHead(report, sizesLine(g)) + '\n\n' + partitionTables(report) + '\n');
     return 0;

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { badOption, CrawlError, ErrorCodes } from '../errors.js';
 import { formatDuration, historyFor, prepare, simulate, type SimulateReport } from '../simulator/simulate.js';
 import { speedupGrid, type GridCell } from '../simulator/speedup.js';
@@ -6,7 +6,7 @@ import { listFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { checkedSimulateFlags } from './simulate-flags.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
-import { MEASURE_OPTIONS, MEASURE_USAGE, measureInput } from './eval-measure-flags.js';
+import { MEASURE_OPTIONS, MEASURE_USAGE, measureInput, writeLines } from './eval-measure-flags.js';
 import { measureOptionsOf, withoutMeasure } from '../ranking/request-schema.js';
 import { choCsvSeries, choText, writeChoCsv } from './simulate-cho.js';
 import { batchText, SERIES_USAGE, writeSeriesCsv } from './simulate-series.js';
@@ -148,11 +148,7 @@ function readSeeds(path: string): string[] {
 }
 
 function write(path: string, lines: string[]): void {
-  try {
-    writeFileSync(path, lines.join('\n') + '\n');
-  } catch (err) {
-    throw badOption('--csv', `cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  writeLines('--csv', path, lines);
 }
 
 function writeCurves(path: string, report: SimulateReport): void {

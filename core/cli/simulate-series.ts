@@ -1,5 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import { badOption } from '../errors.js';
+import { writeLines } from './eval-measure-flags.js';
 import type { SimulateReport } from '../simulator/report.js';
 import { formatDuration } from '../simulator/simulate.js';
 
@@ -29,11 +28,7 @@ export function seriesCsvLines(report: SimulateReport): string[] {
 }
 
 export function writeSeriesCsv(path: string, report: SimulateReport): void {
-  try {
-    writeFileSync(path, seriesCsvLines(report).join('\n') + '\n');
-  } catch (err) {
-    throw badOption('--series-csv', `cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  writeLines('--series-csv', path, seriesCsvLines(report));
 }
 
 /** A line per policy on its batches, for the text report (nothing without batches). */

@@ -47,7 +47,12 @@ export const SETTING_LIMITS = {
   robotsRetry: duration(0, DAY),
   maxCrawlDelay: duration(0, DAY),
   robotsMaxAttempts: count(1, 100),
+  // The simulator's (a model: any rate, bytes/s).
   bandwidth: size(1, 1_000_000_000_000),
+  // The crawler's: at least a piece of a response (64 KiB, undici's largest) a second. Below
+  // that one piece's wait for the cap lasted minutes (100 bytes/s: 11 minutes), and a crawl
+  // asked to pause waited for it: Ctrl-C and SIGTERM seemed ignored.
+  crawlBandwidth: size(65_536, 1_000_000_000_000),
   contentBudget: size(0, 2 ** 50),
   maxDbSize: size(0, 2 ** 50),
 } as const satisfies Record<string, NumericLimit>;

@@ -92,7 +92,7 @@ export const CrawlSettingsSchema = z
      * (--allow-short-w, or the form's checkbox); see engine/short-w-guard.ts.
      */
     allowShortW: z.boolean().default(false),
-    bandwidth: limited('bandwidth').nullable().default(null),
+    bandwidth: limited('crawlBandwidth').nullable().default(null),
     storeContent: z.boolean().default(false),
     /** With a history crawl: ask for each page only if it changed (If-None-Match, If-Modified-Since). */
     conditional: z.boolean().default(true),

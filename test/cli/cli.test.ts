@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handWeb } from '../../core/testweb/hand-web.js';
@@ -34,6 +34,10 @@ describe('crawlbench CLI: bad input', () => {
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(['], /exclude/i);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--exclude', '(?!www\\.)(a+)+$'], /exclude.*exponential in a URL's length/i);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--resolve', 'nonsense'], /--resolve/);
+    // Before: taken, and a piece of a response waited minutes for the cap (a pause with it: Ctrl-C seemed ignored).
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--bandwidth', '100'], /--bandwidth: must be a size from 64 KiB/);
+    // Before: a stack trace (exit 1) at the file's lock.
+    await expectBadInput(['crawl', '--db', join(dir, 'no-such-folder', 'x.db'), '--seed', 'http://a.demo/'], /--db: .*no-such-folder is not a folder/);
     // A user agent no HTTP header can hold: before, taken, and every request of the crawl failed.
     for (const ua of ['probe \u2603', 'probe\r\nX-Injected: 1', 'probe\u0007']) {
       await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--user-agent', ua], /--user-agent: must be what an HTTP header holds/);
@@ -119,6 +123,33 @@ describe('crawlbench crawl', async () => {
     expect(summary.bytes).toBeGreaterThan(0);
     expect(typeof summary.seconds).toBe('number');
     expect(summary.errors).toEqual({});
+  });
+
+  it('writes no CSV, export or merged crawl over a crawl database, its own input or a device, --force or not', async () => {
+    // Before: `eval DB --csv DB` and `export DB --out DB --force` turned the crawl into a CSV file,
+    // `merge P --out P/part-0.db --force` wrote over a part, and `--out /dev/full --force` replaced the device.
+    const db = join(dir, 'kept.db');
+    expect((await cli(['crawl', '--db', db, '--seed', `http://a.demo:${port}/`, ...base])).code).toBe(0);
+    const other = join(dir, 'other.db');
+    copyFileSync(db, other);
+    const refused = async (args: string[], mention: RegExp) => {
+      const r = await cli(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(mention);
+    };
+    await refused(['eval', db, '--csv', db], /--csv: .*kept\.db is a SQLite database \(a crawl\?\), not written over/);
+    await refused(['eval', db, '--csv', other], /--csv: .*other\.db is a SQLite database/);
+    await refused(['export', db, '--format', 'csv', '--out', db, '--force'], /--out: .*kept\.db is what this command reads/);
+    await refused(['export-graph', '--graph', db, '--model', 'page', '--format', 'metis', '--out', other, '--force'], /--out: .*other\.db is a SQLite database/);
+    await refused(['export', db, '--format', 'csv', '--out', '/dev/null', '--force'], /--out: \/dev\/null is not a regular file/);
+    const parts = join(dir, 'm.parts');
+    mkdirSync(parts);
+    copyFileSync(db, join(parts, 'part-0.db'));
+    await refused(['merge', parts, '--out', join(parts, 'part-0.db'), '--force'], /--out: .*part-0\.db is what this command reads/);
+    await refused(['merge', db, '--out', join(dir, 'merged.db')], /kept\.db is not a parts folder/);
+    // Both crawls are whole: read as crawls still.
+    for (const f of [db, other]) expect((await cli(['rank', f, '--json'])).code).toBe(0);
   });
 
   it('stops at --max-pages, refuses conflicting flags on resume, and resumes with a larger limit', async () => {

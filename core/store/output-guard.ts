@@ -1,0 +1,46 @@
+/**
+ * A file a command writes (a CSV, an export, a merged crawl) checked before it is written over:
+ * never a crawl database or another SQLite file when the output is text, never one of the
+ * command's own inputs, and never a device or other file that is not a regular one. Before,
+ * `eval DB --csv DB` turned the crawl into a CSV file, `export DB --out DB --force` did the same,
+ * and `--out /dev/full --force` replaced the device with a file.
+ */
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { badOption } from '../errors.js';
+
+const MAGIC = 'SQLite format 3\0';
+
+/** The file at `path` begins as a SQLite database does. */
+export function isSqliteFile(path: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(MAGIC.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === MAGIC;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses `out` (given with `flag`) when it exists and is not a regular file or directory, is one
+ * of `inputs`, or (`text`: the output is text) is a SQLite database.
+ */
+export function checkOutputTarget(flag: string, out: string, inputs: readonly string[], text: boolean): void {
+  if (!existsSync(out)) return;
+  const st = statSync(out);
+  if (!st.isFile() && !st.isDirectory()) throw badOption(flag, `${out} is not a regular file (a device, a pipe?): crawlbench writes only files; give another path`);
+  const input = inputs.find((i) => sameFile(i, out));
+  if (input !== undefined) throw badOption(flag, `${out} is what this command reads (${input}): give another file`);
+  if (text && st.isFile() && isSqliteFile(out)) throw badOption(flag, `${out} is a SQLite database (a crawl?), not written over with text: give another file`);
+}
