@@ -3,7 +3,7 @@
  * never a crawl database or another SQLite file when the output is text, never one of the
  * command's own inputs, and never a device or other file that is not a regular one. Before,
  * `eval DB --csv DB` turned the crawl into a CSV file, `export DB --out DB --force` did the same,
- * and `--out /dev/full --force` replaced the device with a file.
+ * and an `--out` naming a device, with `--force`, replaced the device with a file.
  */
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { badOption } from '../errors.js';
