@@ -188,7 +188,7 @@ export class Crawler extends EventEmitter {
     const unique = new Set<string>();
     for (const raw of input.seeds ?? []) {
       const url = canonicalize(raw.trim());
-      if (!url) throw new CrawlError(ErrorCodes.BAD_SEED, `seed "${raw}" is not an http(s) URL`);
+      if (!url) throw new CrawlError(ErrorCodes.BAD_SEED, `seed ${shownSeed(raw)} is not an http(s) URL${/^\uFEFF?\0|\0/.test(raw) ? ' (NUL bytes: a UTF-16 file? seed files are UTF-8 text)' : ''}`);
       unique.add(url);
     }
     const seeds = [...unique];
@@ -198,7 +198,9 @@ export class Crawler extends EventEmitter {
     // A new crawl's exclude patterns are checked (url/user-regex.ts); stored ones were when their crawl was made.
     const scope = new Scope({ ...settings.scope, seedHosts: seeds.map((s) => new URL(s).hostname), checkExcludes: opts.stored !== true });
     for (const seed of seeds) {
-      if (scope.check(seed) !== null) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${seed} is outside the crawl's scope`);
+      const problem = scope.check(seed);
+      if (problem === ErrorCodes.URL_TOO_LONG) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${shownSeed(seed)} is longer than the crawl's URL limit (${settings.scope.maxUrlLength} characters)`);
+      if (problem !== null) throw new CrawlError(ErrorCodes.SEED_OUT_OF_SCOPE, `seed ${shownSeed(seed)} is outside the crawl's scope${problem === 'excluded' ? ' (an --exclude pattern matches it)' : ''}`);
     }
     return settings;
   }
@@ -731,4 +733,14 @@ function withoutUndefined<T extends object>(o: T): Partial<T> {
 function contentBytes(dir: string): number {
   if (!existsSync(dir)) return 0;
   return readdirSync(dir).reduce((n, f) => n + statSync(`${dir}/${f}`).size, 0);
+}
+
+/**
+ * A seed as an error message shows it: quoted with its control characters escaped (a binary
+ * seed file's bytes reached the terminal as they were), and cut to 200 characters with its
+ * length said (a 10 MB line was the whole message).
+ */
+function shownSeed(seed: string): string {
+  const cut = seed.length > 200 ? `${seed.slice(0, 200)}…` : seed;
+  return JSON.stringify(cut) + (seed.length > 200 ? ` (${seed.length.toLocaleString('en-US')} characters)` : '');
 }

@@ -50,6 +50,13 @@ describe('crawlbench CLI: bad input', () => {
     await expectBadInput(['crawl', '--db', db, '--seeds', join(dir, 'missing.txt')], /--seeds: cannot read .*missing\.txt/);
     await expectBadInput(['crawl', '--db', db, '--seed', 'ftp://a.demo/'], /not an http/);
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--scope', '.cl'], /outside the crawl's scope/);
+    // Before: a 10 MB seed line was the whole message, said to be out of scope; a UTF-16 file's NUL bytes reached the terminal.
+    const long = await expectBadInput(['crawl', '--db', db, '--seed', `http://a.demo/${'a'.repeat(100_000)}`], /seed "http:\/\/a\.demo\/a+…" \(100,014 characters\) is longer than the crawl's URL limit \(2048 characters\)/);
+    expect(long.stderr.length).toBeLessThan(500);
+    const utf16 = join(dir, 'utf16.txt');
+    writeFileSync(utf16, Buffer.from('\uFEFFhttp://a.demo/\n', 'utf16le'));
+    const wide = await expectBadInput(['crawl', '--db', db, '--seeds', utf16], /not an http\(s\) URL \(NUL bytes: a UTF-16 file\? seed files are UTF-8 text\)/);
+    expect(wide.stderr).not.toContain('\0');
     expect(existsSync(db)).toBe(false);
   });
 
