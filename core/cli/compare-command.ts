@@ -3,6 +3,7 @@ import { CompareRequestSchema } from '../compare/request-schema.js';
 import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
 import { defineCommand } from './command.js';
+import { checkOutputTarget } from '../store/output-guard.js';
 
 const USAGE = `crawlbench compare A.db B.db [--json] [--out DIR] [--force] [--top N] [--host HOST]
 
@@ -41,6 +42,8 @@ export const compareCommand = defineCommand({
     const checked = checkWith(CompareRequestSchema, { top: flags.top === undefined ? undefined : flags.top.trim() === '' ? NaN : Number(flags.top), host: flags.host }, 'compare');
     if (!checked.ok) throw badOption(`--${checked.refusals[0]!.field}`, checked.refusals[0]!.problem);
     const { top, host } = checked.value;
+    // Before the comparison: a folder under a file (a stack trace after minutes of work before), or one of the crawls.
+    if (flags.out) checkOutputTarget('--out', flags.out, [a, b], false, true);
     const quiet = !!flags.quiet;
     // Loaded when run, not at start-up (the command table imports every command's file).
     const [{ compareCrawls }, { writeReportFiles }] = await Promise.all([import('../compare/compare.js'), import('../compare/report-files.js')]);

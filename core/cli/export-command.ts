@@ -74,7 +74,7 @@ export const exportCommand = defineCommand({
       throw withFlag(err);
     }
     // Not the crawl it reads, a crawl database, or a device, even with --force.
-    checkOutputTarget('--out', options.out, [db], options.format !== 'warc');
+    checkOutputTarget('--out', options.out, [db], options.format !== 'warc', true);
     const live = !flags.quiet && !flags.json;
     const tty = process.stderr.isTTY === true;
     let cancelled = false;

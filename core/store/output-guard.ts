@@ -6,6 +6,7 @@
  * and an `--out` naming a device, with `--force`, replaced the device with a file.
  */
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { badOption } from '../errors.js';
 
 const MAGIC = 'SQLite format 3\0';
@@ -36,11 +37,25 @@ function sameFile(a: string, b: string): boolean {
  * Refuses `out` (given with `flag`) when it exists and is not a regular file or directory, is one
  * of `inputs`, or (`text`: the output is text) is a SQLite database.
  */
-export function checkOutputTarget(flag: string, out: string, inputs: readonly string[], text: boolean): void {
+export function checkOutputTarget(flag: string, out: string, inputs: readonly string[], text: boolean, makesFolders = false): void {
+  checkFolder(flag, out, makesFolders);
   if (!existsSync(out)) return;
   const st = statSync(out);
   if (!st.isFile() && !st.isDirectory()) throw badOption(flag, `${out} is not a regular file (a device, a pipe?): crawlbench writes only files; give another path`);
   const input = inputs.find((i) => sameFile(i, out));
   if (input !== undefined) throw badOption(flag, `${out} is what this command reads (${input}): give another file`);
   if (text && st.isFile() && isSqliteFile(out)) throw badOption(flag, `${out} is a SQLite database (a crawl?), not written over with text: give another file`);
+}
+
+/**
+ * The folder `out` goes in: there (or, when the command makes missing folders, its nearest
+ * existing ancestor a folder). Before, a folder that did not exist, or a file named as one,
+ * ended in a stack trace (exit 1) when the output was opened.
+ */
+function checkFolder(flag: string, out: string, makesFolders: boolean): void {
+  const folder = dirname(resolve(out));
+  let at = folder;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  if (!statSync(at).isDirectory()) throw badOption(flag, `${at} is a file, not a folder: ${out} cannot be made`);
+  if (at !== folder && !makesFolders) throw badOption(flag, `the folder ${folder} does not exist`);
 }

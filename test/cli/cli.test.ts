@@ -155,6 +155,11 @@ describe('crawlbench crawl', async () => {
     copyFileSync(db, join(parts, 'part-0.db'));
     await refused(['merge', parts, '--out', join(parts, 'part-0.db'), '--force'], /--out: .*part-0\.db is what this command reads/);
     await refused(['merge', db, '--out', join(dir, 'merged.db')], /kept\.db is not a parts folder/);
+    // Before: stack traces (exit 1) when the output's folder was missing or a file.
+    await refused(['export', db, '--format', 'jsonl', '--out', join(db, 'x.jsonl')], /--out: .*kept\.db is a file, not a folder/);
+    await refused(['export-graph', '--graph', db, '--model', 'page', '--format', 'metis', '--out', join(dir, 'nowhere', 'g.metis')], /--out: the folder .*nowhere does not exist/);
+    await refused(['merge', parts, '--out', join(dir, 'nowhere', 'm.db')], /--out: the folder .*nowhere does not exist/);
+    await refused(['compare', db, other, '--out', join(db, 'tables')], /--out: .*kept\.db is a file, not a folder/);
     // Both crawls are whole: read as crawls still.
     for (const f of [db, other]) expect((await cli(['rank', f, '--json'])).code).toBe(0);
   });
