@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
+import { checkFolder } from '../store/output-guard.js';
 import type { CrawlSettingsInput } from '../config/settings.js';
 import { Crawler, type CrawlSummary } from '../engine/crawler.js';
 import { checkShortW } from '../engine/short-w-guard.js';
@@ -155,8 +156,7 @@ export const crawlCommand = defineCommand({
     const db = flags.db;
     if (!db) throw badOption('--db', 'required (the crawl database file)');
     // Before: a folder that does not exist (a typing slip) ended in a stack trace (exit 1) at the file's lock.
-    const folder = dirname(resolvePath(db));
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw badOption('--db', `${folder} is not a folder (the crawl database is made in an existing one)`);
+    checkFolder('--db', db);
     const input = settingsFromFlags(flags);
     if (flags.parts !== undefined) return (await import('./parallel-crawl.js')).runParallelCrawl(flags, input, seedsFromFlags(flags));
     let crawler: Crawler;

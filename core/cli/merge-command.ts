@@ -1,9 +1,7 @@
 import { badOption } from '../errors.js';
-import { mergeParts, type WorkerCounters } from '../store/merge-parts.js';
+import { mergeParts, partFiles, type WorkerCounters } from '../store/merge-parts.js';
 import { defineCommand } from './command.js';
 import { checkOutputTarget } from '../store/output-guard.js';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 
 const USAGE = `crawlbench merge NAME.parts --out NAME.db [--force] [--json]
 
@@ -27,10 +25,8 @@ export const mergeCommand = defineCommand({
   async run(flags, positionals) {
     if (positionals.length !== 1) throw badOption('arguments', 'give one parts folder (NAME.parts)');
     if (!flags.out) throw badOption('--out', 'required: the merged crawl database');
-    // Before: a crawl database given for the folder ended in a stack trace (exit 1).
-    if (!existsSync(positionals[0]!) || !statSync(positionals[0]!).isDirectory()) throw badOption('arguments', `${positionals[0]} is not a parts folder (NAME.parts, beside a parallel crawl's database)`);
     // Not one of the parts it reads, or a device, even with --force.
-    checkOutputTarget('--out', flags.out, partsIn(positionals[0]!), false);
+    checkOutputTarget('--out', flags.out, partFiles(positionals[0]!).map((p) => p.file), false);
     const r = mergeParts(positionals[0]!, flags.out, { force: !!flags.force });
     if (flags.json) {
       process.stdout.write(JSON.stringify(r) + '\n');
@@ -45,9 +41,3 @@ export const mergeCommand = defineCommand({
     return 0;
   },
 });
-
-/** The part databases of a parts folder (none when it is not a folder: mergeParts says so). */
-function partsIn(dir: string): string[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  return readdirSync(dir).filter((f) => /^part-\d+\.db$/.test(f)).map((f) => join(dir, f));
-}

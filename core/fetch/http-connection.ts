@@ -283,8 +283,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     // undici's parser, resumed after a pause in the body, hands over an empty piece first:
     // paused for it too, each resume would bring another, forever.
-    if (this.settled || chunk.length === 0) return;
-    if (this.cutAtMax) return;
+    if (this.settled || this.cutAtMax || chunk.length === 0) return;
     this.size += chunk.length;
     if (this.size > this.max) {
       // Thrown, undici aborts the request (its socket with it) and answers onResponseError with it.

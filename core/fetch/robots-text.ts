@@ -32,7 +32,6 @@ const ROBOTS_ACCEPT = 'text/plain,*/*;q=0.5';
 export async function robotsRequest(conn: Connection, path: string, maxBodyBytes: number): Promise<{ res: FetchResponse; cut: boolean }> {
   if (!conn.stream) return { res: await conn.request(path, { accept: ROBOTS_ACCEPT }, Math.max(maxBodyBytes, ROBOTS_READ_BYTES)), cut: false };
   const pieces: Buffer[] = [];
-  let size = 0;
   let cut = false;
   const sink: BodySink = {
     maxBytes: ROBOTS_READ_BYTES,
@@ -40,12 +39,11 @@ export async function robotsRequest(conn: Connection, path: string, maxBodyBytes
     head: () => {},
     chunk: (data) => {
       pieces.push(data);
-      size += data.length;
       return Promise.resolve(true);
     },
   };
   const res = await conn.stream(path, sink, ROBOTS_ACCEPT);
-  return { res: { ...res, body: Buffer.concat(pieces, size) }, cut };
+  return { res: { ...res, body: Buffer.concat(pieces) }, cut };
 }
 
 const ZLIB = { finishFlush: constants.Z_SYNC_FLUSH };

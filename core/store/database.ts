@@ -123,19 +123,29 @@ function migrate(db: Db, from: number): void {
   }
 }
 
+/** What every SQLite database's first 16 bytes say. */
+export const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** The first 16 bytes of the file at `path` (fewer for a shorter file); throws when it cannot be read. */
+export function fileHead(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    return buf.subarray(0, readSync(fd, buf, 0, 16, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function checkHeader(path: string): void {
   let head: Buffer;
   try {
-    const fd = openSync(path, 'r');
-    const buf = Buffer.alloc(16);
-    const n = readSync(fd, buf, 0, 16, 0);
-    closeSync(fd);
-    head = buf.subarray(0, n);
+    head = fileHead(path);
   } catch (err) {
     throw new CrawlError(ErrorCodes.DB_CORRUPT, `${path}: cannot be read (${(err as Error).message})`);
   }
   if (head.length === 0) return; // an empty file: SQLite treats it as a new database
-  if (head.toString('latin1') !== 'SQLite format 3\u0000') {
+  if (head.toString('latin1') !== SQLITE_MAGIC) {
     throw new CrawlError(ErrorCodes.DB_CORRUPT, `${path}: not a SQLite database (corrupt or another kind of file); left untouched`);
   }
 }

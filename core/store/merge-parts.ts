@@ -17,7 +17,7 @@
  *
  * Written under a temporary name (its content folder too) and renamed when complete.
  */
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlError, ErrorCodes, SkipCodes, isDiskFull } from '../errors.js';
 import type { CrawlSettings } from '../config/settings.js';
@@ -66,6 +66,8 @@ export interface MergeResult {
 /** The part files of a parts folder, in part order; refuses a folder without any. */
 export function partFiles(dir: string): { part: number; file: string }[] {
   if (!existsSync(dir)) throw new CrawlError(ErrorCodes.DB_MISSING, `${dir} does not exist (a parallel crawl's parts folder, NAME.parts)`);
+  // Before: a crawl database given for the folder ended in a stack trace (exit 1).
+  if (!statSync(dir).isDirectory()) throw new CrawlError(ErrorCodes.DB_MISSING, `${dir} is not a parts folder (NAME.parts, beside a parallel crawl's database)`);
   const files = readdirSync(dir)
     .map((f) => /^part-(\d+)\.db$/.exec(f))
     .filter((m): m is RegExpExecArray => m !== null)

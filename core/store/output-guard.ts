@@ -5,23 +5,17 @@
  * `eval DB --csv DB` turned the crawl into a CSV file, `export DB --out DB --force` did the same,
  * and an `--out` naming a device, with `--force`, replaced the device with a file.
  */
-import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { badOption } from '../errors.js';
-
-const MAGIC = 'SQLite format 3\0';
+import { fileHead, SQLITE_MAGIC } from './database.js';
 
 /** The file at `path` begins as a SQLite database does. */
-export function isSqliteFile(path: string): boolean {
-  let fd: number | null = null;
+function isSqliteFile(path: string): boolean {
   try {
-    fd = openSync(path, 'r');
-    const head = Buffer.alloc(MAGIC.length);
-    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === MAGIC;
+    return fileHead(path).toString('latin1') === SQLITE_MAGIC;
   } catch {
     return false;
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -52,7 +46,7 @@ export function checkOutputTarget(flag: string, out: string, inputs: readonly st
  * existing ancestor a folder). Before, a folder that did not exist, or a file named as one,
  * ended in a stack trace (exit 1) when the output was opened.
  */
-function checkFolder(flag: string, out: string, makesFolders: boolean): void {
+export function checkFolder(flag: string, out: string, makesFolders = false): void {
   const folder = dirname(resolve(out));
   let at = folder;
   while (!existsSync(at) && dirname(at) !== at) at = dirname(at);

@@ -37,7 +37,7 @@ describe('crawlbench CLI: bad input', () => {
     // Before: taken, and a piece of a response waited minutes for the cap (a pause with it: Ctrl-C seemed ignored).
     await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--bandwidth', '100'], /--bandwidth: must be a size from 64 KiB/);
     // Before: a stack trace (exit 1) at the file's lock.
-    await expectBadInput(['crawl', '--db', join(dir, 'no-such-folder', 'x.db'), '--seed', 'http://a.demo/'], /--db: .*no-such-folder is not a folder/);
+    await expectBadInput(['crawl', '--db', join(dir, 'no-such-folder', 'x.db'), '--seed', 'http://a.demo/'], /--db: the folder .*no-such-folder does not exist/);
     // A user agent no HTTP header can hold: before, taken, and every request of the crawl failed.
     for (const ua of ['probe \u2603', 'probe\r\nX-Injected: 1', 'probe\u0007']) {
       await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--user-agent', ua], /--user-agent: must be what an HTTP header holds/);
