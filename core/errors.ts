@@ -240,3 +240,8 @@ export const SkipCodes = {
   /** A parallel crawl's worker: the page is another part's (sent to its owner; the merge keeps the owner's row). */
   OTHER_PART: 'CRAWL_SKIPPED_OTHER_PART',
 } as const;
+
+/** A text as a message shows it: cut to `max` characters, marked with an ellipsis (a 10 MB line was echoed whole in a refusal). */
+export function clipped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

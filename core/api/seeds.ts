@@ -22,6 +22,7 @@
  */
 import type { ParsedSeeds } from './contract.js';
 import { canonicalize } from '../url/canonical.js';
+import { clipped } from '../errors.js';
 
 /** Problems listed in full; beyond this only problemCount grows (a pasted binary file). */
 export const MAX_PROBLEMS = 1000;
@@ -32,7 +33,7 @@ const MAX_TEXT = 200;
 
 /** A line or entry as a problem names it: a 10 MB line was echoed whole in a refusal. */
 function shown(t: string): string {
-  return t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}…` : t;
+  return clipped(t, MAX_TEXT);
 }
 
 const NOT_A_SEED = 'not a URL, host name (www.example.cl) or domain suffix (.cl)';

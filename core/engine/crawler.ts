@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
+import { clipped, CrawlError, ErrorCodes, isDiskFull } from '../errors.js';
 import { conflictingSettings, validateSettings, type CrawlSettings, type CrawlSettingsInput } from '../config/settings.js';
 import { HttpFetcher } from '../fetch/fetcher.js';
 import type { Fetcher } from '../fetch/interfaces.js';
@@ -741,6 +741,5 @@ function contentBytes(dir: string): number {
  * length said (a 10 MB line was the whole message).
  */
 function shownSeed(seed: string): string {
-  const cut = seed.length > 200 ? `${seed.slice(0, 200)}…` : seed;
-  return JSON.stringify(cut) + (seed.length > 200 ? ` (${seed.length.toLocaleString('en-US')} characters)` : '');
+  return JSON.stringify(clipped(seed, 200)) + (seed.length > 200 ? ` (${seed.length.toLocaleString('en-US')} characters)` : '');
 }
