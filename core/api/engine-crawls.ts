@@ -5,7 +5,7 @@
  * run in worker threads.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import type * as C from './contract.js';
@@ -68,7 +68,6 @@ export class CrawlsEngine implements C.CrawlsApi, C.LiveApi, C.SitesApi, C.Paral
 
   constructor(dir: string, opts: CrawlsEngineOptions = {}) {
     this.dir = resolve(dir);
-    mkdirSync(this.dir, { recursive: true });
     this.ws = new Workspace(this.dir);
     clearCreationLeftovers(this.dir);
     this.events.setMaxListeners(100);

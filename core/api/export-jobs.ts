@@ -7,7 +7,7 @@
  * takes one of the engine's slots for heavy jobs (job-slots.ts) from its start to its end.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
@@ -20,6 +20,7 @@ import { heavyJobSlots, type JobSlots } from './job-slots.js';
 import { checkRequest } from './request-check.js';
 import { toWireError } from './rpc.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
+import { makeFolders } from '../folders.js';
 
 /** The contract's lists are the engine's (a compile-time check that they agree). */
 const SAME_FORMATS: readonly ExportOptions['format'][] = EXPORT_FORMATS;
@@ -170,7 +171,7 @@ export class ExportJobs {
   }
 
   private saveManifest(folder: string, dto: ExportJobDto): void {
-    mkdirSync(folder, { recursive: true });
+    makeFolders(folder);
     const tmp = join(folder, `.${MANIFEST}.partial`);
     writeFileSync(tmp, JSON.stringify(dto, null, 2));
     renameSync(tmp, join(folder, MANIFEST));

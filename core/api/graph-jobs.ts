@@ -9,7 +9,7 @@
  * refused (the two would write one file). Both take one of the engine's slots for heavy jobs
  * (job-slots.ts), shared with comparisons and exports.
  */
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { CrawlError, ErrorCodes, badField } from '../errors.js';
 import { idMapPath } from '../graph/export-graph.js';
@@ -19,6 +19,7 @@ import type { GraphExportDto, GraphExportRequest, PartitionProgressEvent, Partit
 import { heavyJobSlots, type JobSlots } from './job-slots.js';
 import { checkRequest } from './request-check.js';
 import { WorkerJobs, type RunningJob } from './worker-jobs.js';
+import { makeFolders } from '../folders.js';
 
 /** File name endings of each format. */
 const EXTENSION: Record<GraphFormat, string> = { metis: 'graph', hmetis: 'hgr', patoh: 'patoh', edgelist: 'tsv', graphml: 'graphml' };
@@ -75,7 +76,7 @@ export class GraphJobs {
     }
     return this.slots.run(`a graph export of "${crawlId}"`, [crawlId], async () => {
       this.writing.add(out);
-      mkdirSync(folder, { recursive: true });
+      makeFolders(folder);
       try {
         const r = await this.threads.start({ what: 'graph-export', dbPath, request: { model, format, out, force: true } }, () => undefined).result;
         const files = [out, idMapPath(out)].map((path) => ({ name: basename(path), bytes: statSync(path).size, path, href: this.href(path) }));

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -20,6 +20,7 @@ import { measureOptionsOf } from '../ranking/request-schema.js';
 import { parseSimulationRequest, SOURCE_ID, type CheckedSimulationRequest } from './simulation-request.js';
 import { datasetFolder, simulationSources } from './simulation-sources.js';
 import type { SimulationWorkerData, SimulationWorkerMessage } from './simulation-worker.js';
+import { makeFolders } from '../folders.js';
 
 /** Runs at once: the machine's cores are shared with crawls and the UI. */
 const MAX_RUNNING = 2;
@@ -192,7 +193,7 @@ export class SimulationJobs {
     const finishedAt = new Date().toISOString();
     const kept: KeptSimulation = { simulationId: d.simulationId, request: d.request, startedAt: d.startedAt, finishedAt, report };
     try {
-      mkdirSync(this.o.dir, { recursive: true });
+      makeFolders(this.o.dir);
       const file = this.file(d.simulationId);
       writeFileSync(`${file}.part`, JSON.stringify(kept));
       renameSync(`${file}.part`, file);

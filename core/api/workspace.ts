@@ -5,13 +5,17 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CrawlError, ErrorCodes, badOption } from '../errors.js';
+import { makeFolders } from '../folders.js';
 
 /** A crawl's name (its file NAME.db): letters, digits, . _ -, starting with a letter or digit. */
 export const CRAWL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Where a workspace's crawls are, by name. */
 export class Workspace {
-  constructor(readonly dir: string) {}
+  /** Makes the folder when it is missing. */
+  constructor(readonly dir: string) {
+    makeFolders(dir);
+  }
 
   /** A crawl's file (it may not exist yet); refuses a name that is not one. */
   path(id: string): string {

@@ -5,7 +5,6 @@
  * 1, read through its id map as `--assign FILE --ids MAP` reads it), and partition-eval's
  * prediction of the exchange on that crawl's graph for the same assignment.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExchangePrediction, ParallelOptions } from '../api/contract.js';
 import type { CrawlSettings } from '../config/settings.js';
@@ -15,6 +14,7 @@ import { findGpmetis, findZoltan, runGpmetis, runZoltan } from '../graph/tools.j
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { Assignment, readAssignmentFile, type PartVector } from '../parallel/assignment.js';
 import { predictExchange } from '../parallel/prediction.js';
+import { makeFolders } from '../folders.js';
 
 export interface ParallelPlan {
   vector: PartVector | null;
@@ -34,7 +34,7 @@ async function partitionVector(o: ParallelOptions, earlier: string, work: string
   const hyper = o.partition!.partitioner === 'Zoltan PHG';
   const tool = hyper ? findZoltan() : findGpmetis();
   if (!tool.path) throw new CrawlError(ErrorCodes.TOOL_MISSING, `${tool.name}: ${tool.missing ?? 'not installed'}`);
-  mkdirSync(work, { recursive: true });
+  makeFolders(work);
   const out = join(work, `${o.model}.${hyper ? 'hgr' : 'graph'}`);
   const g = loadLinkGraph(earlier);
   try {

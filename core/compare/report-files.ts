@@ -3,10 +3,11 @@
  * comma, quote or line break) in one folder, written under a temporary name and renamed when
  * complete, so an interrupted run never leaves a folder that looks whole.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { tempName } from '../temp-name.js';
+import { makeFolders } from '../folders.js';
 import type { CompareReport } from './compare.js';
 
 type Cell = string | number | boolean | null | undefined;
@@ -80,7 +81,12 @@ export function reportTables(r: CompareReport): Record<string, string> {
 export function writeReportFiles(r: CompareReport, dir: string, force: boolean): string[] {
   if (existsSync(dir) && !force) throw new CrawlError(ErrorCodes.BAD_OPTION, `--out: ${dir} exists (use --force to replace it)`, { field: 'out' });
   const tmp = tempName(dir, 'compare.tmp', true);
-  mkdirSync(tmp, { recursive: true });
+  try {
+    makeFolders(tmp);
+  } catch (err) {
+    // A folder no file can go in (/proc, one without rights): said in one line, not a stack.
+    throw new CrawlError(ErrorCodes.BAD_OPTION, `--out: cannot make ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { field: 'out' });
+  }
   try {
     const tables = reportTables(r);
     for (const [name, text] of Object.entries(tables)) writeFileSync(join(tmp, name), text);

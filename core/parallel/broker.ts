@@ -8,7 +8,7 @@
  * file), so a crawl's URLs are never exchanged through an open server by mistake.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
@@ -16,6 +16,7 @@ import { JetStreamApiError } from '@nats-io/jetstream';
 import { CrawlError, ErrorCodes, badOption, isDiskFull } from '../errors.js';
 import { executable, onPath } from '../graph/tools.js';
 import type { BrokerCredentials } from './broker-credentials.js';
+import { makeFolders } from '../folders.js';
 
 // The parallel crawl's modules import them from here with the broker; the crawl command's flags from broker-credentials.js.
 export { CREDENTIAL_ENV, credentialsEnv, credentialsFromEnv, type BrokerCredentials } from './broker-credentials.js';
@@ -198,7 +199,7 @@ export class EmbeddedBroker {
   }
 
   private async spawn(): Promise<void> {
-    mkdirSync(this.storeDir, { recursive: true });
+    makeFolders(this.storeDir);
     // Its standard error goes to a file, not a pipe to this process: a pipe would end it
     // (SIGPIPE) at its next line once this process is gone, at a moment nobody chose; the
     // next run finds it by its pid and stops it (stale-run.ts).

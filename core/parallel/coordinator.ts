@@ -7,7 +7,7 @@
  * and merges the parts into NAME.db.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KV } from '@nats-io/kv';
 import type { JetStreamManager } from '@nats-io/jetstream';
@@ -22,6 +22,7 @@ import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defin
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
 import { reclaimStaleRun, refuseIfRunning, writeRunFile } from './stale-run.js';
+import { makeFolders } from '../folders.js';
 
 export interface CoordinatorOptions {
   /** NAME.db: the merged crawl; the parts go to NAME.parts. */
@@ -85,7 +86,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
   // Absolute: the workers' command lines and the broker's store name it so (stale-run.ts finds them by it).
   const dir = resolve(partsDir(o.db));
   const name = crawlName(o.db);
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   refuseIfRunning(dir, name);
   const program = o.broker ? null : findNatsServer(o.natsServer);
   // A coordinator killed with kill -9 may have left its workers and its nats-server running.

@@ -8,7 +8,7 @@
  * Every 500 ms it writes its status to the crawl's bucket (status.I) and reads whether the
  * coordinator has ended the crawl (the key `end`) or paused it (`pause`).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
@@ -26,6 +26,7 @@ import { PartExchange } from './exchange.js';
 import { partLeases, type SiteLeases } from './site-leases.js';
 import { SitemapClaims } from './sitemap-claims.js';
 import { WorkerLifeline } from './worker-lifeline.js';
+import { makeFolders } from '../folders.js';
 
 export interface WorkerOptions {
   broker: string;
@@ -62,7 +63,7 @@ export async function runWorker(opts: WorkerOptions): Promise<CrawlSummary[]> {
       if (!Number.isInteger(p) || p < 0 || p >= def.parts) throw new CrawlError(ErrorCodes.PARALLEL_UNKNOWN_CRAWL, `--parts-to-take: part ${p} is outside 0..${def.parts - 1} of the crawl ${def.name}`);
     }
     const dir = opts.dir ?? `${def.name}.parts`;
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     const assignment = new Assignment(def.parts, def.model, def.settings.siteKey, vector, def.newUrls);
     return await Promise.all(parts.map((p) => runPart(nc, kv, def, assignment, p, dir, note, lifeline)));
   } finally {

@@ -2,10 +2,11 @@
  * Cho et al.'s one-site experiment (section 6, Graphs 4 and 5) needs one site alone: the site of
  * the graph nearest the Database Group's size, cut out with its internal links.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { SimGraph } from '../simulator/sim-graph.js';
+import { makeFolders } from '../folders.js';
 
 /** The site of the graph whose page count is nearest `target` (the Database Group's 1,100), written as a dataset folder of its own. */
 export function oneSiteGraph(g: SimGraph, dir: string, target: number): { site: string; pages: number } {
@@ -23,7 +24,7 @@ export function oneSiteGraph(g: SimGraph, dir: string, target: number): { site: 
       if (t !== undefined) links.push(`${id}\t${t}\n`);
     }
   }
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   writeFileSync(join(dir, 'pages.tsv.gz'), gzipSync(pages.join('')));
   writeFileSync(join(dir, 'links.tsv.gz'), gzipSync(links.join('')));
   return { site: g.sites[best]!, pages: local.size };

@@ -5,7 +5,7 @@
  * (everything the report shows, for `npm run results` and the tests). Both are rewritten after
  * every step, so an interrupted run keeps what it finished.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { badOption } from '../errors.js';
@@ -17,6 +17,7 @@ import { reportMarkdown } from './report.js';
 import { generatedGraph, graphName, type GraphSpec, type Scale } from './scale.js';
 import { STEPS, type Paper, type Step } from './steps.js';
 import { closeSimulations } from './sim-runs.js';
+import { makeFolders } from '../folders.js';
 
 export interface ReproduceOptions {
   papers: Paper[];
@@ -56,7 +57,7 @@ async function targets(step: Step, o: ReproduceOptions): Promise<Target[]> {
 export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> {
   const labels = o.graphs.map((g) => basename(g.replace(/\/+$/, '')));
   if (new Set(labels).size !== labels.length) throw badOption('--graph', 'two graphs have the same name; their files would go to one folder');
-  mkdirSync(o.outDir, { recursive: true });
+  makeFolders(o.outDir);
   const t0 = performance.now();
   const shared = new Map<string, unknown>();
   const summary: ReproduceSummary = { scale: o.scale.name, date: new Date().toISOString(), papers: o.papers, steps: [], seconds: 0 };
@@ -80,7 +81,7 @@ export async function reproduce(o: ReproduceOptions): Promise<ReproduceSummary> 
 /** One step on one target: its items written, its wall and CPU time and the load kept in the summary. */
 async function runStep(o: ReproduceOptions, paper: Paper, step: Step, target: Target, shared: Map<string, unknown>, summary: ReproduceSummary): Promise<void> {
   const dir = join(o.outDir, target.dir);
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   o.log(`${paper} ${step.name} on ${target.label} ...`);
   const started = performance.now();
   const cpu0 = cpuSeconds();

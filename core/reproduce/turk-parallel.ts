@@ -8,7 +8,7 @@
  * The thesis's own messages and volume per page for the same model (its Tables 6.4 and 6.5)
  * stand beside them.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportGraph } from '../graph/export-graph.js';
 import { loadLinkGraph } from '../graph/link-graph.js';
@@ -17,6 +17,7 @@ import { runCrawl, startTestWeb } from './cao-crawls.js';
 import type { StepContext } from './context.js';
 import type { Cell, StepResult, Table } from './output.js';
 import { TURK_DATASET, TURK_PAGE, TURK_SITE } from './paper-numbers.js';
+import { makeFolders } from '../folders.js';
 
 const WEB_SEED = 25;
 /** bench/parallel's crawl settings: no politeness wait on loopback, keep-alive, 16 connections a worker. */
@@ -86,7 +87,7 @@ export async function turkMeasured(ctx: StepContext): Promise<StepResult> {
   const { sites, pages, parts, partitioners } = ctx.scale.parallel;
   const dir = join(ctx.outDir, 'turk-parallel');
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   const seeds = join(dir, 'seeds.txt');
   const webArgs = ['--web-seed', String(WEB_SEED), '--sites', String(sites), '--pages', String(pages), '--latency', 'off'];
   const web = await startTestWeb([...webArgs, '--seeds-out', seeds]);

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolders } from '../folders.js';
 
 const SEGMENT_BYTES = 1024 ** 3;
 
@@ -26,7 +27,7 @@ export class ContentStore {
     alreadyStored: number,
     private readonly segmentBytes = SEGMENT_BYTES,
   ) {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
     this.written = alreadyStored;
     // A resumed crawl appends to its last segment (and goes on from there), not to the first.
     const numbers = readdirSync(dir).map((f) => /^(\d{5})\.bin$/.exec(f)?.[1]).filter((n) => n !== undefined).map(Number);

@@ -13,9 +13,10 @@
  *   a site's robots.txt), placed among the merged fetches by its time: after the last page
  *   fetched before it, as a crawl of one process places it.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, readdirSync } from 'node:fs';
 import { segmentFile } from './content-store.js';
 import type { Db } from './database.js';
+import { makeFolders } from '../folders.js';
 
 export const CONTENT_TEMP_TABLES = `
 CREATE TEMP TABLE all_content AS SELECT 0 AS part, * FROM content WHERE 0;
@@ -62,7 +63,7 @@ INSERT INTO robots_content (site_id, url, after_seq, http_status, fetched_at, se
  */
 export function placeSegments(parts: { dir: string; base: number }[], out: string): void {
   if (parts.every((p) => segmentsOf(p.dir).length === 0)) return;
-  mkdirSync(out, { recursive: true });
+  makeFolders(out);
   for (const { dir, base } of parts) {
     for (const n of segmentsOf(dir)) {
       const from = segmentFile(dir, n);

@@ -7,7 +7,7 @@
  * same format, so a generated web round-trips. Loading is synchronous (the CLI builds its web
  * synchronously) and parses bytes directly: the 53k-page / 580k-link dataset loads in ~0.2 s.
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +16,7 @@ import { gunzipDatasetFile, parsePairs } from '../dataset/tsv.js';
 import { ListedWeb } from './listed-web.js';
 import { siteTraits, type TraitOptions } from './site-model.js';
 import type { SiteInfo, Web } from './web.js';
+import { makeFolders } from '../folders.js';
 
 export interface LoadOptions extends TraitOptions {
   /** Seed for per-site latency, bandwidth and keep-alive limits (as generated webs draw them). */
@@ -98,7 +99,7 @@ function site(host: string, first: number, index: number, opts: LoadOptions): Si
 
 /** Writes `web` as pages.tsv.gz + links.tsv.gz (URLs 'http://host/path'), streaming. */
 export async function exportGraphDir(web: Web, dir: string): Promise<void> {
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   await writeGz(join(dir, 'pages.tsv.gz'), function* () {
     let chunk = '';
     for (let id = 0; id < web.pageCount; id++) {

@@ -12,6 +12,7 @@
  *   0      page-array -          a number per page id, in chunks (store, scheduler, policies)
  *   0      numbering  -          names numbered in the order first asked (statements, site keys, graph sites)
  *   0      temp-name  -          a file's temporary name before its rename, unique per writer (process, thread)
+ *   0      folders    -          folders made for outputs, one mkdir a level (Node's recursive one spins under /proc)
  *   0      process-alive -       whether a process named in a file still runs
  *   0      config     errors
  *   0      url        errors
@@ -63,6 +64,7 @@ const LAYERS: Record<string, [number, string[]]> = {
   'page-array': [0, []],
   numbering: [0, []],
   'temp-name': [0, []],
+  folders: [0, []],
   'process-alive': [0, []],
   config: [0, ['errors']],
   url: [0, ['errors']],
