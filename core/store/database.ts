@@ -33,11 +33,8 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
   try {
     db = new Sqlite(path, { readonly: !!opts.readonly, fileMustExist: !opts.create });
     db.pragma('busy_timeout = 5000');
-    if (!opts.readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    }
-    db.pragma('foreign_keys = ON');
+    // Checked before anything is written: another program's file was switched to WAL before
+    // it was refused, and an empty file given as a crawl got a crawl's schema.
     const version = db.pragma('user_version', { simple: true }) as number;
     const appId = db.pragma('application_id', { simple: true }) as number;
     if (exists && version === 0 && appId === 0 && hasTables(db)) {
@@ -46,6 +43,14 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
     if (appId !== 0 && appId !== APP_ID) {
       throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: a SQLite database of another application`);
     }
+    if (exists && version === 0 && !opts.create) {
+      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: an empty file, not a crawl database; left untouched`);
+    }
+    if (!opts.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
     if (version > SCHEMA_VERSION) {
       throw new CrawlError(
         ErrorCodes.DB_TOO_NEW,
