@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseDuration, parseSize } from '../config/units.js';
+import { decimal, parseDuration, parseSize, parseWait } from '../config/units.js';
 import { badOption } from '../errors.js';
 
 /** A command's options in parseArgs form: `{ db: { type: 'string' }, seed: { type: 'string', multiple: true } }`. */
@@ -40,7 +40,7 @@ type OneOrMore<K extends string> = NoInfer<{ readonly [k in K]?: string | readon
 export function intFlag<K extends string>(flags: OneString<K>, name: K, min = 0): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
-  const n = Number(v);
+  const n = decimal(v);
   if (!Number.isInteger(n) || n < min) throw badOption(`--${name}`, `"${v}" is not a whole number >= ${min}`);
   return n;
 }
@@ -48,7 +48,7 @@ export function intFlag<K extends string>(flags: OneString<K>, name: K, min = 0)
 export function numberFlag<K extends string>(flags: OneString<K>, name: K, min = 0): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
-  const n = Number(v);
+  const n = decimal(v);
   if (!Number.isFinite(n) || n < min) throw badOption(`--${name}`, `"${v}" is not a number >= ${min}`);
   return n;
 }
@@ -57,8 +57,8 @@ export function numberFlag<K extends string>(flags: OneString<K>, name: K, min =
 export function rangeFlag<K extends string>(flags: OneString<K>, name: K, ok: (x: number) => boolean, what: string): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
-  const x = Number(v);
-  if (v.trim() === '' || !Number.isFinite(x) || !ok(x)) throw badOption(`--${name}`, `"${v}" is not ${what}`);
+  const x = decimal(v);
+  if (!Number.isFinite(x) || !ok(x)) throw badOption(`--${name}`, `"${v}" is not ${what}`);
   return x;
 }
 
@@ -67,10 +67,33 @@ export function portFlag<K extends string>(flags: OneString<K>, name: K): number
   return rangeFlag(flags, name, (x) => Number.isInteger(x) && x >= 0 && x <= 65_535, 'a port (0..65535)');
 }
 
+/**
+ * Starts what listens on `port` (given with the flag `name`); a port another program holds, or
+ * one below 1024 without the right to it, is refused in one line instead of Node's stack.
+ */
+export async function listenOn<T>(name: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    // Node's error names the address and port it could not have (a web bound per site takes one port on many addresses).
+    const { code, address, port: taken } = err as NodeJS.ErrnoException & { address?: string; port?: number };
+    const where = `port ${taken ?? port}${address ? ` on ${address}` : ''}`;
+    if (code === 'EADDRINUSE') throw badOption(`--${name}`, `${where} is in use by another program (choose another, or 0 for a free one)`);
+    if (code === 'EACCES') throw badOption(`--${name}`, `${where} needs rights this user does not have (choose one from 1024, or 0 for a free one)`);
+    throw err;
+  }
+}
+
 /** A duration with its unit (15s, 50ms), in milliseconds. */
 export function durationFlag<K extends string>(flags: OneString<K>, name: K): number | undefined {
   const v = flags[name];
   return v === undefined ? undefined : parseDuration(`--${name}`, v);
+}
+
+/** A duration a timer waits (a throttle, a batch's gap), in milliseconds: at most 596 h. */
+export function waitFlag<K extends string>(flags: OneString<K>, name: K): number | undefined {
+  const v = flags[name];
+  return v === undefined ? undefined : parseWait(`--${name}`, v);
 }
 
 /** A size (10MB, 512KiB, or bytes), in bytes. */
@@ -92,5 +115,10 @@ export function choiceFlag<K extends string, T extends string>(flags: OneString<
 export function listFlag<K extends string>(flags: OneOrMore<K>, name: K): string[] {
   const v: string | readonly string[] | undefined = flags[name];
   if (v === undefined) return [];
-  return (typeof v === 'string' ? [v] : v).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  const given = typeof v === 'string' ? [v] : v;
+  const items = given.flatMap((x) => x.split(',')).map((x) => x.trim());
+  // Before, an empty value ("", "1,,2") dropped its empty items: `--r ""` ran with the default r.
+  const blank = given.find((x) => x.split(',').some((item) => item.trim() === ''));
+  if (blank !== undefined) throw badOption(`--${name}`, `"${blank}" has an empty value (give one or more, separated by commas)`);
+  return items;
 }

@@ -1,7 +1,7 @@
 import { evaluateCrawl, type MeasuredEvaluation } from '../ranking/evaluate.js';
 import { DEFAULT_DAMPING } from '../ranking/pagerank.js';
 import { defineCommand } from './command.js';
-import { choCsvLines, evalFlags, MEASURE_OPTIONS, MEASURE_USAGE, measureName, measureText, writeLines } from './eval-measure-flags.js';
+import { checkCsvTargets, choCsvLines, evalFlags, MEASURE_OPTIONS, MEASURE_USAGE, measureName, measureText, writeLines } from './eval-measure-flags.js';
 import { onePositional } from './rank-command.js';
 
 const USAGE = `crawlbench eval DB [--oracle DB] [--measure M] [--hot-threshold G] [--json] [--csv FILE] [--points N]
@@ -36,6 +36,7 @@ export const evalCommand = defineCommand({
   async run(flags, positionals) {
     const db = onePositional(positionals);
     const csv = flags.csv;
+    checkCsvTargets(flags);
     // The flags become the evaluation schema's input (eval-measure-flags.ts): its refusals, at the flag.
     const ev = evaluateCrawl(db, { oracle: flags.oracle, ...evalFlags(flags) });
     if (csv !== undefined) writeCsv(csv, ev);

@@ -1,3 +1,4 @@
+import { decimal } from '../config/units.js';
 import { writeFileSync } from 'node:fs';
 import { badOption } from '../errors.js';
 import type { MeasuredEvaluation } from '../ranking/evaluate.js';
@@ -40,7 +41,7 @@ export const MEASURE_USAGE = `  --measure M      the importance the order is mea
 type MeasureFlags = { [K in keyof typeof MEASURE_OPTIONS]?: string };
 
 /** A number as typed ("" and words arrive as NaN, which the schema refuses in words). */
-export const typedNumber = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? NaN : Number(v));
+export const typedNumber = (v: string | undefined) => (v === undefined ? undefined : decimal(v));
 
 /** The measure flags as the measure schema's input (ranking/request-schema.ts; simulate adds them to its own). */
 export function measureInput(flags: MeasureFlags): MeasureRequest {
@@ -93,6 +94,18 @@ export function measureLine(m: MeasureInfo): string {
 /** Rows of Cho's curves for a CSV file (a label, e.g. the policy, first when given). */
 export function choCsvLines(curve: ChoPoint[], label?: string): string[] {
   return curve.map((p) => [...(label === undefined ? [] : [label]), p.fractionPages, p.crawlAndStop, p.hotFetched ?? ''].join(','));
+}
+
+/**
+ * The CSV files a command was asked for (`--csv` and the like), each refused as `writeLines`
+ * would refuse it, before the work whose results they take: before, a simulation or a
+ * partition ran for minutes and was then refused for a CSV path it could have refused at once.
+ */
+export function checkCsvTargets(flags: { readonly csv?: string; readonly 'cho-csv'?: string; readonly 'series-csv'?: string }): void {
+  for (const name of ['csv', 'cho-csv', 'series-csv'] as const) {
+    const path = flags[name];
+    if (path !== undefined) checkOutputTarget(`--${name}`, path, [], true);
+  }
 }
 
 /** Writes a CSV file, refusing in one line when it cannot. */

@@ -2,7 +2,7 @@ import { formatBytes } from '../config/units.js';
 import { CrawlError, ErrorCodes } from '../errors.js';
 import { DEFAULT_MAX_FILE_SIZE, EXPORT_FORMATS, EXPORT_SUBJECTS, parseExportOptions } from '../export/options.js';
 import type { ExportSummary } from '../export/run-export.js';
-import { durationFlag, listFlag, sizeFlag } from './args.js';
+import { listFlag, sizeFlag, waitFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { onePositional } from './rank-command.js';
 import { checkOutputTarget } from '../store/output-guard.js';
@@ -67,7 +67,7 @@ export const exportCommand = defineCommand({
     try {
       options = parseExportOptions({
         format: flags.format, what: flags.what, out: flags.out, prefix: flags.prefix, cdx: flags.cdx, force: flags.force,
-        maxFileSize: sizeFlag(flags, 'max-file-size'), throttleMs: durationFlag(flags, 'throttle'),
+        maxFileSize: sizeFlag(flags, 'max-file-size'), throttleMs: waitFlag(flags, 'throttle'),
         filters: { sites: listFlag(flags, 'site'), statuses: listFlag(flags, 'status'), contentTypes: listFlag(flags, 'content-type'), seq: listFlag(flags, 'seq') },
       });
     } catch (err) {

@@ -1,3 +1,5 @@
+import { decimal } from '../config/units.js';
+
 /**
  * A crawl setting's flag given as a number to the settings schema (config/settings.ts): text
  * that is not a number becomes NaN, so the schema refuses it, and an out-of-range number, with
@@ -7,5 +9,5 @@
 export function limitedFlag<K extends string>(flags: { readonly [P in K]?: string }, name: K): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
-  return v.trim() === '' ? NaN : Number(v);
+  return decimal(v);
 }

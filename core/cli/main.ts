@@ -1,4 +1,4 @@
-import { CrawlError, sqliteFileError } from '../errors.js';
+import { CrawlError, ErrorCodes, clipped, sqliteFileError } from '../errors.js';
 import { onMigration } from '../store/migration-notice.js';
 import { PARAMS } from '../policies/params.js';
 import type { Command } from './command.js';
@@ -54,11 +54,12 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(await helpText());
+    if (!name) process.stderr.write(`crawlbench: no command given (the commands are listed above) [${ErrorCodes.BAD_OPTION}]\n`);
     return name ? 0 : 2;
   }
   const load = COMMAND_FILES.find(([n]) => n === name)?.[1];
   if (!load) {
-    process.stderr.write(`crawlbench: unknown command "${name}" (try crawlbench --help)\n`);
+    process.stderr.write(`crawlbench: unknown command ${JSON.stringify(clipped(name, 100))} (try crawlbench --help) [${ErrorCodes.BAD_OPTION}]\n`);
     return 2;
   }
   // A crawl file made by an earlier crawlbench is brought up to date as a command opens it:

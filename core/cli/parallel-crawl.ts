@@ -11,7 +11,7 @@ import { MAX_REPLICAS } from '../parallel/broker.js';
 import { runCoordinator, type ParallelSummary } from '../parallel/coordinator.js';
 import { accountLines } from '../parallel/exchange-account.js';
 import { endWords } from './merge-command.js';
-import { choiceFlag, durationFlag, intFlag, rangeFlag } from './args.js';
+import { choiceFlag, intFlag, rangeFlag, waitFlag } from './args.js';
 import { credentialsFromFlags, parallelShapeOfFlags, type PARALLEL_OPTIONS } from './parallel-flags.js';
 import type { FlagsOf } from './args.js';
 
@@ -42,7 +42,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     localWorkers: intFlag(flags, 'local-workers', 0) ?? k,
     ...(flags['nats-server'] ? { natsServer: flags['nats-server'] } : {}),
     ...(flags['predict-from'] ? { predictFrom: flags['predict-from'] } : {}),
-    exchangeBatchMs: durationFlag(flags, 'exchange-batch') ?? 0,
+    exchangeBatchMs: waitFlag(flags, 'exchange-batch') ?? 0,
     ...(input.maxPages !== undefined ? { maxPagesNow: input.maxPages } : {}),
     ...(input.maxDbSize !== undefined ? { maxDbSizeNow: input.maxDbSize } : {}),
     crawlbench: [process.execPath, process.argv[1]!],

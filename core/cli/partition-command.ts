@@ -1,4 +1,5 @@
-import { writeLines } from './eval-measure-flags.js';
+import { decimal } from '../config/units.js';
+import { checkCsvTargets, writeLines } from './eval-measure-flags.js';
 import { checkWith } from '../config/request-words.js';
 import { badOption } from '../errors.js';
 import { MODELS } from '../graph/models.js';
@@ -51,6 +52,7 @@ export const partitionCommand = defineCommand({
   async run(flags, positionals) {
     if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}"`);
     const { models, parts, runs } = checkedPartitionFlags(flags);
+    checkCsvTargets(flags);
     const g = loadGraphFlag(flags);
     // Ctrl-C (or a kill) cancels: the partitioner under way is killed with us, not orphaned.
     const controller = new AbortController();
@@ -80,7 +82,7 @@ function checkedPartitionFlags(flags: { model?: string | string[]; parts?: strin
   const input = {
     models: names.includes('all') ? [...MODELS] : names,
     parts: parseParts(flags.parts),
-    runs: flags.runs === undefined ? 8 : flags.runs.trim() === '' ? NaN : Number(flags.runs),
+    runs: flags.runs === undefined ? 8 : decimal(flags.runs),
   };
   const checked = checkWith(PartitionRequestSchema, input, 'partition');
   if (checked.ok) return checked.value;
@@ -96,14 +98,14 @@ export function parseParts(text: string): number[] {
     const t = tokens[i]!;
     if (t === '...' || t === '…') {
       const [a, b] = out.slice(-2);
-      const end = Number(tokens[i + 1]);
+      const end = decimal(tokens[i + 1] ?? '');
       if (a === undefined || b === undefined || !Number.isInteger(end)) throw badOption('--parts', `"..." needs two numbers before it and one after (2,4,...,256)`);
       const next = b === a * 2 ? (x: number) => x * 2 : (x: number) => x + (b - a);
       if (b <= a) throw badOption('--parts', `"..." after ${a},${b} would not grow`);
       for (let x = next(b); x < end; x = next(x)) out.push(x);
       continue;
     }
-    const k = Number(t);
+    const k = decimal(t);
     if (!Number.isInteger(k)) throw badOption('--parts', `"${t}" is not a whole number of processors`);
     out.push(k);
   }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { durationFlag, portFlag } from './args.js';
+import { listenOn, portFlag, waitFlag } from './args.js';
 import { defineCommand } from './command.js';
 
 const USAGE = `crawlbench serve [--dir WORKSPACE] [--port N]
@@ -43,11 +43,14 @@ export const serveCommand = defineCommand({
     const demoPort = portFlag(flags, 'demo-port');
     const port = portFlag(flags, 'port') ?? 0;
     // Loaded here, not at start-up: every other command would pay for the whole engine API.
-  const [{ EngineApi }, { keepServing, startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
-  const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort, datasetsDir: flags.datasets, simulationThrottleMs: durationFlag(flags, 'simulation-throttle'), exportThrottleMs: durationFlag(flags, 'export-throttle') });
+    const [{ EngineApi }, { keepServing, startBrowserServer }] = await Promise.all([import('../api/engine-api.js'), import('../api/browser-server.js')]);
+    const api = new EngineApi(flags.dir ?? 'crawls', { demoLog: flags['demo-log'], demoPort, datasetsDir: flags.datasets, simulationThrottleMs: waitFlag(flags, 'simulation-throttle'), exportThrottleMs: waitFlag(flags, 'export-throttle') });
     const staticDir = rendererDir();
     if (!existsSync(staticDir)) process.stderr.write(`crawlbench serve: the renderer is not built (${staticDir}); run \`npm run build:renderer\`\n`);
-    const server = await startBrowserServer({ api, staticDir, exportsDir: api.exportsDir, port });
+    const server = await listenOn('port', port, () => startBrowserServer({ api, staticDir, exportsDir: api.exportsDir, port })).catch(async (err: unknown) => {
+      await api.close();
+      throw err;
+    });
     process.stdout.write(`crawlbench workbench: ${server.url}\n`);
     // An error outside any request is logged and the server serves on (no request can take it down).
     const unguard = keepServing();

@@ -6,7 +6,7 @@ import { listFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { checkedSimulateFlags } from './simulate-flags.js';
 import { SMALL_SITE_OPTIONS, SMALL_SITE_USAGE, smallSiteFlags } from './small-site-flags.js';
-import { MEASURE_OPTIONS, MEASURE_USAGE, measureInput, writeLines } from './eval-measure-flags.js';
+import { MEASURE_OPTIONS, MEASURE_USAGE, checkCsvTargets, measureInput, writeLines } from './eval-measure-flags.js';
 import { measureOptionsOf, withoutMeasure } from '../ranking/request-schema.js';
 import { choCsvSeries, choText, writeChoCsv } from './simulate-cho.js';
 import { batchText, SERIES_USAGE, writeSeriesCsv } from './simulate-series.js';
@@ -92,6 +92,7 @@ export const simulateCommand = defineCommand({
     if (positionals.length > 0) throw badOption('arguments', `unexpected "${positionals[0]}" (the graph goes in --graph)`);
     const graph = flags.graph;
     if (!graph) throw badOption('--graph', 'required: a dataset folder (pages.tsv.gz + links.tsv.gz) or a crawl database');
+    checkCsvTargets(flags);
     // The flags become the simulation schema's input (simulate-flags.ts): its refusals, at the flag.
     const seeds = flags.seeds === undefined ? undefined : readSeeds(flags.seeds);
     const { options, rs, cs, bandwidths } = checkedSimulateFlags({

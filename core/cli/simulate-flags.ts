@@ -5,7 +5,7 @@
  * refusal names the field's flag with the schema's words, the same words the form shows.
  */
 import { checkWith } from '../config/request-words.js';
-import { parseDuration, parseSize } from '../config/units.js';
+import { decimal, parseDuration, parseSize } from '../config/units.js';
 import { badOption } from '../errors.js';
 import { listPolicies } from '../policies/registry.js';
 import { flagOfField, typedNumber } from './eval-measure-flags.js';
@@ -51,8 +51,8 @@ const num = typedNumber;
  * --bandwidth values (a speed-up table) are each checked. Unlimited bandwidth is Infinity.
  */
 export function checkedSimulateFlags(f: SimulateFlagValues) {
-  const rs = f.r.length > 0 ? f.r.map(Number) : [undefined];
-  const cs = f.c.length > 0 ? f.c.map(Number) : [undefined];
+  const rs = f.r.length > 0 ? f.r.map(decimal) : [undefined];
+  const cs = f.c.length > 0 ? f.c.map(decimal) : [undefined];
   const bandwidths = f.bandwidth.length > 0 ? f.bandwidth.map((b) => parseSize('--bandwidth', b)) : [undefined];
   const input = {
     ...f.measureFields,

@@ -9,7 +9,7 @@ import { TestCa } from '../testweb/tls-certs.js';
 import { TestWebServer } from '../testweb/server.js';
 import { seedUrls, type Web } from '../testweb/web.js';
 import { writeQualities } from '../testweb/quality-file.js';
-import { intFlag, numberFlag, portFlag, type FlagsOf } from './args.js';
+import { intFlag, listenOn, numberFlag, portFlag, type FlagsOf } from './args.js';
 import { defineCommand } from './command.js';
 
 const USAGE = `crawlbench testweb [options]    serve a test web on 127.0.0.1 until interrupted
@@ -141,7 +141,15 @@ export const testwebCommand = defineCommand({
       bindPerSite: !!flags['bind-per-site'],
       handshakeRtt: !!flags['handshake-rtt'],
     });
-    const port = await server.start();
+    // A web bound per site may fail on its tenth address: the nine it holds are let go, or they would keep the process.
+    const port = await listenOn('port', listenPort, async () => {
+      try {
+        return await server.start();
+      } catch (err) {
+        await server.stop();
+        throw err;
+      }
+    });
     const seeds = seedUrls(web, port);
     if (flags['seeds-out']) writeFileSync(flags['seeds-out'], seeds.join('\n') + '\n');
     const qualitiesFile = flags['qualities-out'] ?? (flags['seeds-out'] ? join(dirname(flags['seeds-out']), 'qualities.tsv') : undefined);

@@ -1,3 +1,4 @@
+import { decimal } from '../config/units.js';
 import type { CrawlSummary } from '../engine/crawler.js';
 import { CrawlError, DISK_FULL_EXIT, ErrorCodes, badOption } from '../errors.js';
 import { storageFull } from '../parallel/broker.js';
@@ -32,7 +33,7 @@ export const workerCommand = defineCommand({
     if (!flags.broker) throw badOption('--broker', 'required: the NATS server that holds the crawl (nats://HOST:PORT)');
     if (!flags.crawl) throw badOption('--crawl', 'required: the crawl name');
     const parts = flags['parts-to-take']?.split(',').map((s) => {
-      const n = Number(s.trim());
+      const n = decimal(s);
       if (!Number.isInteger(n) || n < 0) throw badOption('--parts-to-take', `"${s}" is not a part number`);
       return n;
     });

@@ -5,6 +5,18 @@ const SIZE_UNITS: Record<string, number> = {
   b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4,
 };
 
+/** The longest wait a timer can hold (2^31 - 1 ms, about 24.8 days): Node fires a longer one at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The number a flag's text writes in plain decimal (`12`, `0.5`, `-3`, `1e6`), or NaN for any
+ * other text, which `Number()` would read as a number: `0x10` (16), `0b1`, `Infinity`, and an
+ * empty or blank value (0).
+ */
+export function decimal(text: string): number {
+  return /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? Number(text) : NaN;
+}
+
 /**
  * Durations always carry a unit (`15s`, `50ms`, `2m`, `1h`) so that `--w 15` cannot be
  * misread as 15 ms; a bare `0` is accepted because it is the same in every unit.
@@ -21,6 +33,14 @@ export function parseDuration(option: string, text: string): number {
   const factor = DURATION_UNITS[unit];
   if (factor === undefined) throw badOption(option, `unknown unit "${m[2]}" in "${text}" (use ms, s, m or h)`);
   return value * factor;
+}
+
+/** A duration a timer waits (a throttle, a batch's gap; a crawl's settings have ranges of their own): at most MAX_TIMER_MS. */
+export function parseWait(option: string, text: string): number {
+  const ms = parseDuration(option, text);
+  // Before, Node printed a TimeoutOverflowWarning and waited 1 ms instead.
+  if (ms > MAX_TIMER_MS) throw badOption(option, `"${text}" is longer than the longest wait crawlbench can time (596h, about 24.8 days)`);
+  return ms;
 }
 
 /** Sizes: `10MB`, `512KiB`, `2GB`, or a bare byte count. */

@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handWeb } from '../../core/testweb/hand-web.js';
@@ -7,6 +8,7 @@ import { tmpDir } from '../helpers/tmp.js';
 import { crawlbench } from '../helpers/run.js';
 import { crawlFileOfSchema } from '../helpers/crawl-db.js';
 import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
+import Sqlite from '../../core/store/sqlite.js';
 
 const dir = tmpDir();
 
@@ -45,6 +47,17 @@ describe('crawlbench CLI: bad input', () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it('refuses a number written other than in decimal, an empty number and a wait no timer holds, writing nothing', async () => {
+    // Before: Number() read "0x10" as 16 and "" as 0, so these crawled with a limit nobody wrote.
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--max-dynamic-depth', ''], /--max-dynamic-depth: "" is not a whole number/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--max-dynamic-depth', '0x10'], /--max-dynamic-depth: "0x10" is not a whole number/);
+    await expectBadInput(['crawl', '--db', db, '--seed', 'http://a.demo/', '--max-pages', '0x10'], /--max-pages/);
+    // Before: taken, and Node printed a TimeoutOverflowWarning and waited 1 ms instead.
+    await expectBadInput(['export', join(dir, 'never-export.db'), '--out', join(dir, 'x.jsonl'), '--throttle', '99999h'], /--throttle: "99999h" is longer than the longest wait/);
+    expect(existsSync(db)).toBe(false);
+    expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
+  });
+
   it('refuses missing, unreadable and out-of-scope seeds, writing nothing', async () => {
     await expectBadInput(['crawl', '--db', db], /no seed/);
     await expectBadInput(['crawl', '--db', db, '--seeds', join(dir, 'missing.txt')], /--seeds: cannot read .*missing\.txt/);
@@ -67,6 +80,21 @@ describe('crawlbench CLI: bad input', () => {
     expect(readFileSync(bad, 'utf8')).toBe('garbage'.repeat(1000));
   });
 
+  it('refuses an empty file and another program\'s SQLite file without writing to either (before: a schema written into the one, the other switched to WAL)', async () => {
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    await expectBadInput(['rank', empty], /empty\.db: an empty file, not a crawl database.*\[CRAWL_DB_NOT_A_CRAWL\]/);
+    expect(readFileSync(empty).length).toBe(0);
+    const foreign = join(dir, 'foreign.db');
+    const other = new Sqlite(foreign);
+    other.exec('CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES (\'kept\')');
+    other.close();
+    const before = readFileSync(foreign);
+    await expectBadInput(['rank', foreign], /foreign\.db: a SQLite database, but not a crawlbench crawl/);
+    expect(readFileSync(foreign).equals(before)).toBe(true);
+    expect(existsSync(`${foreign}-wal`)).toBe(false);
+  });
+
   it('refuses a port outside 0..65535 or empty (it read as 0) for serve and testweb, in one line, starting nothing', async () => {
     const ws = join(dir, 'port-ws');
     const bad: Array<[string, string]> = [['--port', '70000'], ['--port', ''], ['--port', '80.5'], ['--demo-port', '70000'], ['--demo-port', '']];
@@ -80,10 +108,27 @@ describe('crawlbench CLI: bad input', () => {
     expect(existsSync(ws)).toBe(false);
   });
 
-  it('an unknown command exits 2', async () => {
+  it('refuses a port another program listens on, for serve and testweb, in one line (before: a stack trace)', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const ws = join(dir, 'taken-ws');
+      await expectBadInput(['serve', '--dir', ws, '--port', String(port)], new RegExp(`--port: port ${port} on 127\\.0\\.0\\.1 is in use by another program`));
+      await expectBadInput(['testweb', '--sites', '2', '--pages', '10', '--port', String(port)], new RegExp(`--port: port ${port} on 127\\.0\\.0\\.1 is in use by another program`));
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('an unknown command, or none, exits 2 with one line and its code', async () => {
     const r = await cli(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown command/);
+    expect(r.stderr).toBe('crawlbench: unknown command "frobnicate" (try crawlbench --help) [CRAWL_BAD_OPTION]\n');
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toMatch(/^usage: crawlbench <command>/m);
+    expect(none.stderr).toMatch(/^crawlbench: no command given .*\[CRAWL_BAD_OPTION\]\n$/);
   });
 });
 
@@ -160,6 +205,13 @@ describe('crawlbench crawl', async () => {
     await refused(['export-graph', '--graph', db, '--model', 'page', '--format', 'metis', '--out', join(dir, 'nowhere', 'g.metis')], /--out: the folder .*nowhere does not exist/);
     await refused(['merge', parts, '--out', join(dir, 'nowhere', 'm.db')], /--out: the folder .*nowhere does not exist/);
     await refused(['compare', db, other, '--out', join(db, 'tables')], /--out: .*kept\.db is a file, not a folder/);
+    // Before: Node's recursive mkdir spun at full CPU for ever under /proc, after the comparison.
+    await refused(['compare', db, other, '--quiet', '--out', '/proc/crawlbench-tables'], /--out: cannot make \/proc\/crawlbench-tables \(ENOENT\)/);
+    // Before: an empty --r read as 0.
+    await refused(['simulate', '--graph', db, '--policy', 'all', '--r', ''], /--r: /);
+    // Before: refused only after the whole simulation or partitioning (its progress lines first).
+    await refused(['simulate', '--graph', db, '--policy', 'all', '--csv', join(dir, 'nowhere', 'c.csv')], /--csv: the folder .*nowhere does not exist/);
+    await refused(['partition', '--graph', db, '--model', 'page', '--parts', '2', '--csv', other], /--csv: .*other\.db is a SQLite database/);
     // Both crawls are whole: read as crawls still.
     for (const f of [db, other]) expect((await cli(['rank', f, '--json'])).code).toBe(0);
   });
