@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import { buildConnector, type ConnectCallback, type ConnectFunction, type ConnectOptions } from './undici-parts.js';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import { certificateCode, tlsFailureCode, trustContext } from './trust.js';
 
@@ -34,7 +34,7 @@ export interface ConnectorOptions {
 /** Sessions kept for resumption, one per host name (undici's default is 100). */
 const MAX_SESSIONS = 4096;
 
-type Connect = (options: buildConnector.Options, callback: buildConnector.Callback) => Socket | TLSSocket | undefined;
+type Connect = (options: ConnectOptions, callback: ConnectCallback) => Socket | TLSSocket | undefined;
 
 export class Connector {
   private inner: Connect | null = null;
@@ -61,7 +61,7 @@ export class Connector {
    * A connect function for one undici Client: to `address` whatever the host name resolves
    * to, its TLS outcome passed to `onTls`, its TLS failures as the crawl's codes.
    */
-  to(address: string, onTls: (outcome: TlsOutcome) => void): buildConnector.connector {
+  to(address: string, onTls: (outcome: TlsOutcome) => void): ConnectFunction {
     return (options, callback) => {
       const https = options.protocol === 'https:';
       let tcpUp = false;

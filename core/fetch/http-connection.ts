@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Client, errors as undiciErrors, type buildConnector, type Dispatcher } from 'undici';
+import { Client, undiciErrors, type ConnectFunction, type Dispatcher } from './undici-parts.js';
 import { CrawlError, ErrorCodes, type ErrorCode } from '../errors.js';
 import type { BandwidthLimiter } from './bandwidth.js';
 import { Connector, type TlsOutcome } from './connector.js';
@@ -389,7 +389,7 @@ const CLOSED = new undiciErrors.ClientDestroyedError();
  * queued behind a closed connection over a new one, which would be a second connection to
  * the site without w. Refused, they fail (their pages go back to the scheduler).
  */
-function oneSocket(connect: buildConnector.connector, origin: string): buildConnector.connector {
+function oneSocket(connect: ConnectFunction, origin: string): ConnectFunction {
   let made = false;
   return (options, callback) => {
     if (made) return callback(new CrawlError(ErrorCodes.CONNECTION_RESET, `${origin}: the server closed the connection before answering`), null);
