@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { commandLine } from '../../core/parallel/stale-run.js';
-import { fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, singleCrawlTruth, startCrawl, within, withBroker, type ParallelSummaryJson } from '../helpers/parallel.js';
+import { fetchedUrls, killLeftovers, parallelCrawl, parallelTestWeb, partsBegun, processes, sleep, singleCrawlTruth, startCrawl, within, withBroker, withoutLatency, type ParallelSummaryJson } from '../helpers/parallel.js';
 import { BIN, crawlbench } from '../helpers/run.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { serve } from '../helpers/web.js';
@@ -50,7 +50,8 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
     expect(full.stdout).toMatch(/^PAUSED: parts? [\d,]+ .*the disk \(or --max-db-size\) is full; every worker paused.*run the same command to resume/m);
     expect(full.stderr).not.toMatch(/starting it again/);
     expect(existsSync(db)).toBe(false);
-    const resumed = await crawlbench(['crawl', '--db', db, ...args, '--max-db-size', '50MB', '--json'], { killAfterMs: 100_000 });
+    // The resumed run to the end with the web's latency off (the pause is over).
+    const resumed = await withoutLatency(server, () => crawlbench(['crawl', '--db', db, ...args, '--max-db-size', '50MB', '--json'], { killAfterMs: 100_000 }));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/each part's database may now grow to 50,000,000 bytes/);
     expect(fetchedUrls(db)).toEqual(truth());
@@ -138,7 +139,7 @@ describeWith(['nats-server'], 'parallel crawl: paused whole, resumed whole', asy
       const elsewhere2 = crawlbench(['worker', '--broker', broker.url, '--crawl', name, '--parts-to-take', '1', '--dir', parts], { killAfterMs: 100_000 }).finally(() => (ended = true));
       await sleep(3000);
       expect(ended).toBe(false);
-      const again = await parallelCrawl(db, args);
+      const again = await withoutLatency(server, () => parallelCrawl(db, args));
       expect(again.code, again.stderr).toBe(0);
       expect((await elsewhere2).code).toBe(0);
       expect(fetchedUrls(db)).toEqual(truth());

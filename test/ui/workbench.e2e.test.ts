@@ -79,7 +79,7 @@ describeWith(['chromium'], 'workbench in the browser', () => {
     await page.getByTestId('demo-web').check();
     await page.getByTestId('name').fill('demo1');
     // Slower politeness than the demo default, so that there is time to pause mid-crawl.
-    await page.getByTestId('w').fill('0.1');
+    await page.getByTestId('w').fill('0.05');
     await page.getByTestId('c').fill('5');
     await page.getByTestId('create').click();
     await page.getByRole('heading', { name: 'Live — demo1' }).waitFor();
