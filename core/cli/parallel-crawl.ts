@@ -45,7 +45,8 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     exchangeBatchMs: waitFlag(flags, 'exchange-batch') ?? 0,
     ...(input.maxPages !== undefined ? { maxPagesNow: input.maxPages } : {}),
     ...(input.maxDbSize !== undefined ? { maxDbSizeNow: input.maxDbSize } : {}),
-    crawlbench: [process.execPath, process.argv[1]!],
+    // Its flags too (the young generation's size): a worker started without them would start Node again to take them (bin/crawlbench.js).
+    crawlbench: [process.execPath, ...process.execArgv, process.argv[1]!],
     note: (line) => process.stderr.write(line + '\n'),
     progress: (line) => (quiet ? undefined : process.stderr.write(line + '\n')),
     signal: abort.signal,

@@ -47,6 +47,13 @@ export interface EndReason {
 /** Commit the write batch at least this often: at most about a second of work is ever lost. */
 const COMMIT_EVERY_MS = 1000;
 const COMMIT_EVERY_OPS = 5000;
+/**
+ * A parallel crawl's worker with nothing to fetch commits this soon after it went idle, not at
+ * the next second: the URLs it took in are acknowledged and those it found for other parts
+ * published at once (each commit-per-second wait delayed a URL's way to its owner, and the
+ * crawl's end, by up to a second). The wait lets a burst of messages share one commit.
+ */
+const IDLE_COMMIT_MS = 50;
 
 export interface CrawlSummary {
   db: string;
@@ -97,6 +104,7 @@ export class Crawler extends EventEmitter {
   private timer: (() => void) | null = null;
   private timerAt = Infinity;
   private commitTimer: NodeJS.Timeout | null = null;
+  private idleCommit: NodeJS.Timeout | null = null;
   private opsSinceCommit = 0;
   private done: ((s: CrawlSummary) => void) | null = null;
   private failed: ((e: unknown) => void) | null = null;
@@ -331,6 +339,7 @@ export class Crawler extends EventEmitter {
     }).finally(() => {
       clearInterval(statsTimer);
       if (this.commitTimer) clearInterval(this.commitTimer);
+      if (this.idleCommit) clearTimeout(this.idleCommit);
       // The last counters to the listeners (Live), so a run shorter than a second, and the
       // second after the last sample, is seen too (the stored timeline keeps its samples).
       this.safely(() => this.emit('stats', this.snapshot()));
@@ -404,8 +413,18 @@ export class Crawler extends EventEmitter {
       const hold = this.ctx.parts?.holdOpen() ?? false;
       if (budget() <= 0 && !hold) return this.finish('max-pages');
       if (scheduler.drained && !hold) return this.finish('finished');
+      if (hold && (scheduler.drained || budget() <= 0)) this.commitIdle();
     }
     this.armTimer();
+  }
+
+  /** A worker waiting for other workers' URLs commits what it has, IDLE_COMMIT_MS from now. */
+  private commitIdle(): void {
+    if (this.idleCommit !== null) return;
+    this.idleCommit = setTimeout(() => {
+      this.idleCommit = null;
+      this.safely(() => this.flush());
+    }, IDLE_COMMIT_MS);
   }
 
   /** Wakes the loop when the next snoozed site may be contacted. */
@@ -714,6 +733,7 @@ export class Crawler extends EventEmitter {
   private cleanup(): void {
     this.timer?.();
     if (this.commitTimer) clearInterval(this.commitTimer);
+    if (this.idleCommit) clearTimeout(this.idleCommit);
   }
 
   /** Releases the database (commits anything pending). */

@@ -122,7 +122,7 @@ export async function runCoordinator(o: CoordinatorOptions): Promise<ParallelSum
       workers.start(def.parts);
       const end = await waitForEnd(kv, jsm, def, o.progress, watch, workers.elsewhere(def.parts), o.signal);
       if (end !== 'ended') {
-        // Workers on other machines read it within 500 ms; this machine's are told at once.
+        // Workers on other machines read it within STATUS_MS; this machine's are told at once.
         await kv.put('pause', String(Date.now())).catch(() => {});
         await workers.pauseAll(60_000);
         if (end === 'paused') return null;
@@ -273,7 +273,7 @@ class Watch {
   }
 }
 
-/** A worker elsewhere writes its status every 500 ms: this long without one, it is said to be away. */
+/** A worker elsewhere writes its status every STATUS_MS: this long without one, it is said to be away. */
 const ELSEWHERE_SILENT_MS = 30_000;
 
 interface Observation {
@@ -318,7 +318,7 @@ async function observe(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, p
   for (let p = 0; p < def.parts; p++) {
     const e = await kvText(kv, `status.${p}`);
     const read = e === null ? null : parseStatus(e, p);
-    // A status that is not a worker's is told once and read as none (the part is not quiet): its worker writes its own within 500 ms.
+    // A status that is not a worker's is told once and read as none (the part is not quiet): its worker writes its own within STATUS_MS.
     if (read !== null && 'problem' in read) watch.once(`status.${p}`, `part ${p}'s status in the broker is not a worker's (${read.problem}): read as none until its worker writes it again`);
     const s = read !== null && 'status' in read ? read.status : null;
     if (s?.state === 'disk-full') watch.pauseForFullDisk(`part ${p} (worker ${s.pid} on ${s.host})`);

@@ -294,8 +294,10 @@ export class PartExchange implements PartHook {
   async end(): Promise<void> {
     this.ended = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    await this.messages?.close()?.catch(() => {});
+    // The crawler first: the subscription's close waits for its iterator to take the stop, and
+    // the crawl's end must not wait on that (a message that comes meanwhile is handed back, take()).
     this.crawler?.wake();
+    await waitAtMost(this.messages?.close() ?? Promise.resolve(), CLOSE_PUBLISH_MS);
   }
 
   private publish(): Promise<void> {

@@ -5,7 +5,7 @@
  * the broker's address, credentials and the crawl's name; a killed worker started again resumes
  * from its database and its durable consumer.
  *
- * Every 500 ms it writes its status to the crawl's bucket (status.I) and reads whether the
+ * Every STATUS_MS (250 ms) it writes its status to the crawl's bucket (status.I) and reads whether the
  * coordinator has ended the crawl (the key `end`) or paused it (`pause`).
  */
 import { existsSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { CrawlError, ErrorCodes } from '../errors.js';
 import { ExchangeStore } from '../store/exchange-store.js';
 import { Assignment } from './assignment.js';
 import { closeConnection, connectBroker, waitAtMost, type BrokerCredentials } from './broker.js';
-import { crawlBucket, kvText, partShare, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { STATUS_MS, crawlBucket, kvText, partShare, readDefinition, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { PartExchange } from './exchange.js';
 import { partLeases, type SiteLeases } from './site-leases.js';
 import { SitemapClaims } from './sitemap-claims.js';
@@ -170,7 +170,7 @@ async function runPart(nc: NatsConnection, kv: KV, def: ParallelDefinition, assi
       .then((say) => (say === 'end' ? exchange.end() : say === 'pause' ? pause() : undefined))
       .catch(() => {}) // the broker is away: the next tick tries again
       .finally(() => (ticking = false));
-  }, 500);
+  }, STATUS_MS);
   const unwatch = lifeline.add(pause);
   try {
     const summary = await crawler.run();
