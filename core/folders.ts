@@ -20,7 +20,8 @@ export function makeFolders(path: string): void {
     try {
       mkdirSync(folder);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // made meanwhile by another writer
+      // Made meanwhile by another writer; anything else in its place (a file, a dangling link) as mkdir says it.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !existsSync(folder) || !statSync(folder).isDirectory()) throw err;
     }
   }
 }

@@ -202,7 +202,8 @@ export async function runWithSignals(crawler: Crawler, quiet: boolean): Promise<
 }
 
 function seedsFromFlags(flags: CrawlFlags): string[] {
-  const seeds = listFlag(flags, 'seed');
+  // Each --seed is one URL, whole: a URL may hold commas (?ids=1,2), so seeds are not split at them as the list flags are.
+  const seeds = [...(flags.seed ?? [])];
   const file = flags.seeds;
   if (file) {
     let text: string;

@@ -46,7 +46,7 @@ export async function runParallelCrawl(flags: ParallelFlags, input: Partial<Craw
     ...(input.maxPages !== undefined ? { maxPagesNow: input.maxPages } : {}),
     ...(input.maxDbSize !== undefined ? { maxDbSizeNow: input.maxDbSize } : {}),
     // Its flags too (the young generation's size): a worker started without them would start Node again to take them (bin/crawlbench.js).
-    crawlbench: [process.execPath, ...process.execArgv, process.argv[1]!],
+    crawlbench: [process.execPath, ...process.execArgv.filter((a) => a.startsWith('--max-semi-space-size')), process.argv[1]!],
     note: (line) => process.stderr.write(line + '\n'),
     progress: (line) => (quiet ? undefined : process.stderr.write(line + '\n')),
     signal: abort.signal,

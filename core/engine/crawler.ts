@@ -338,8 +338,7 @@ export class Crawler extends EventEmitter {
       this.pump();
     }).finally(() => {
       clearInterval(statsTimer);
-      if (this.commitTimer) clearInterval(this.commitTimer);
-      if (this.idleCommit) clearTimeout(this.idleCommit);
+      this.stopCommitTimers();
       // The last counters to the listeners (Live), so a run shorter than a second, and the
       // second after the last sample, is seen too (the stored timeline keeps its samples).
       this.safely(() => this.emit('stats', this.snapshot()));
@@ -418,9 +417,9 @@ export class Crawler extends EventEmitter {
     this.armTimer();
   }
 
-  /** A worker waiting for other workers' URLs commits what it has, IDLE_COMMIT_MS from now. */
+  /** A worker waiting for other workers' URLs commits what it has, IDLE_COMMIT_MS from now (only when it has something: a commit wakes the loop again). */
   private commitIdle(): void {
-    if (this.idleCommit !== null) return;
+    if (this.idleCommit !== null || (this.opsSinceCommit === 0 && !this.tookIn)) return;
     this.idleCommit = setTimeout(() => {
       this.idleCommit = null;
       this.safely(() => this.flush());
@@ -443,7 +442,17 @@ export class Crawler extends EventEmitter {
 
   /** Takes up new work (pages discovered from outside the loop: a parallel crawl's other workers). */
   wake(): void {
+    this.tookIn = true;
     if (this.done) this.pump();
+  }
+  /** Work taken up from outside (wake) since the last commit: an idle worker commits it (commitIdle). */
+  private tookIn = false;
+
+  private stopCommitTimers(): void {
+    if (this.commitTimer) clearInterval(this.commitTimer);
+    if (this.idleCommit) clearTimeout(this.idleCommit);
+    this.commitTimer = null;
+    this.idleCommit = null;
   }
 
   /** Sessions (connections) under way. */
@@ -542,6 +551,7 @@ export class Crawler extends EventEmitter {
     if (this.runStartedAt !== null) store.setMeta(CRAWL_SECONDS, String(this.crawlSeconds()));
     store.commit();
     this.opsSinceCommit = 0;
+    this.tookIn = false;
     this.sealWanted = false;
     if (writer) return;
     if (this.done) store.begin();
@@ -645,6 +655,8 @@ export class Crawler extends EventEmitter {
     if (!this.done || this.finishing) return;
     this.finishing = true;
     this.timer?.();
+    // The end commits what is left itself: a timer's flush while the writer closes would open a batch outside it.
+    this.stopCommitTimers();
     void this.end(reason).catch((err) => this.fail(err));
   }
 
@@ -732,8 +744,7 @@ export class Crawler extends EventEmitter {
 
   private cleanup(): void {
     this.timer?.();
-    if (this.commitTimer) clearInterval(this.commitTimer);
-    if (this.idleCommit) clearTimeout(this.idleCommit);
+    this.stopCommitTimers();
   }
 
   /** Releases the database (commits anything pending). */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import Sqlite from './sqlite.js';
-import { closeSync, existsSync, linkSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CrawlError, ErrorCodes, isDiskFull, noHardLinks } from '../errors.js';
 import { processStamp, sameProcessAlive } from '../process-alive.js';
@@ -29,7 +29,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
   if (!exists && !opts.create) throw new CrawlError(ErrorCodes.DB_MISSING, `${path}: no such crawl database`);
   if (exists) checkHeader(path);
   const release = opts.readonly ? () => {} : acquireLock(path);
-  let db: Db;
+  let db: Db | undefined;
   try {
     db = new Sqlite(path, { readonly: !!opts.readonly, fileMustExist: !opts.create });
     db.pragma('busy_timeout = 5000');
@@ -44,7 +44,8 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
       throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: a SQLite database of another application`);
     }
     if (exists && version === 0 && !opts.create) {
-      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: an empty file, not a crawl database; left untouched`);
+      const what = statSync(path).size === 0 ? 'an empty file' : 'a SQLite file with no crawl in it';
+      throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: ${what}, not a crawl database; left untouched`);
     }
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');
@@ -62,13 +63,16 @@ export function openDatabase(path: string, opts: OpenOptions = {}): { db: Db; re
       throw new CrawlError(ErrorCodes.DB_NOT_A_CRAWL, `${path}: schema ${version} needs migrating; open it for writing once`);
     }
   } catch (err) {
+    // Closed as well as unlocked: a worker removes a part refused as no crawl and makes it again, which Windows refuses while it is open.
+    if (db?.open) db.close();
     release();
     throw mapSqliteError(path, err);
   }
+  const opened = db;
   return {
-    db,
+    db: opened,
     release: () => {
-      if (db.open) db.close();
+      if (opened.open) opened.close();
       release();
     },
   };

@@ -6,7 +6,7 @@ import { handWeb } from '../../core/testweb/hand-web.js';
 import { serve } from '../helpers/web.js';
 import { tmpDir } from '../helpers/tmp.js';
 import { crawlbench } from '../helpers/run.js';
-import { crawlFileOfSchema } from '../helpers/crawl-db.js';
+import { crawlFileOfSchema, sqlRows } from '../helpers/crawl-db.js';
 import { SCHEMA_VERSION } from '../../core/store/migrations/index.js';
 import Sqlite from '../../core/store/sqlite.js';
 
@@ -214,6 +214,14 @@ describe('crawlbench crawl', async () => {
     await refused(['partition', '--graph', db, '--model', 'page', '--parts', '2', '--csv', other], /--csv: .*other\.db is a SQLite database/);
     // Both crawls are whole: read as crawls still.
     for (const f of [db, other]) expect((await cli(['rank', f, '--json'])).code).toBe(0);
+  });
+
+  it('takes each --seed whole, commas and all (before: split at its commas, "2" then refused as a seed)', async () => {
+    const db = join(dir, 'comma.db');
+    const seed = `http://a.demo:${port}/?ids=1,2`;
+    const r = await cli(['crawl', '--db', db, '--seed', seed, ...base, '--max-pages', '1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sqlRows<{ url: string }>(db, 'SELECT url FROM pages WHERE depth = 0').map((p) => p.url)).toEqual([seed]);
   });
 
   it('stops at --max-pages, refuses conflicting flags on resume, and resumes with a larger limit', async () => {

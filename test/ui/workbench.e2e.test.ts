@@ -78,7 +78,7 @@ describeWith(['chromium'], 'workbench in the browser', () => {
 
     await page.getByTestId('demo-web').check();
     await page.getByTestId('name').fill('demo1');
-    // Slower politeness than the demo default, so that there is time to pause mid-crawl.
+    // Five requests a connection at the demo's w (50 ms): a crawl of some 30 s, time enough to pause mid-crawl.
     await page.getByTestId('w').fill('0.05');
     await page.getByTestId('c').fill('5');
     await page.getByTestId('create').click();
