@@ -63,7 +63,7 @@ function fixtureBase(): string {
 async function buildFixture(workspace: string): Promise<void> {
   const api = new EngineApi(workspace, { demoPort: await freePort() });
   try {
-    await api.createCrawl({ name: FIXTURE_ID, demoWeb: { ...FIXTURE_WEB } });
+    await api.createCrawl({ name: FIXTURE_ID, demoWeb: { ...FIXTURE_WEB }, w: 0 });
     const ended = new Promise<CrawlStateEvent>((resolve) => {
       const off = api.onCrawlState((e) => {
         if (e.crawlId === FIXTURE_ID && ['finished', 'paused', 'stopped'].includes(e.status)) {
@@ -129,7 +129,7 @@ async function buildRevision2(workspace: string): Promise<void> {
   const port = (JSON.parse(readFileSync(join(workspace, `${FIXTURE_ID}.demo.json`), 'utf8')) as { port: number }).port;
   const api = new EngineApi(workspace, { demoPort: port });
   try {
-    await api.createCrawl({ name: REVISION2_ID, demoWeb: { ...FIXTURE_WEB, revision: 2 }, policy: 'historical-pagerank-parent', historyCrawl: FIXTURE_ID });
+    await api.createCrawl({ name: REVISION2_ID, demoWeb: { ...FIXTURE_WEB, revision: 2 }, policy: 'historical-pagerank-parent', historyCrawl: FIXTURE_ID, w: 0 });
     const ended = new Promise<CrawlStateEvent>((resolve) => {
       const off = api.onCrawlState((e) => {
         if (e.crawlId === REVISION2_ID && ['finished', 'paused', 'stopped'].includes(e.status)) {
