@@ -116,9 +116,8 @@ export function listFlag<K extends string>(flags: OneOrMore<K>, name: K): string
   const v: string | readonly string[] | undefined = flags[name];
   if (v === undefined) return [];
   const given = typeof v === 'string' ? [v] : v;
-  const items = given.flatMap((x) => x.split(',')).map((x) => x.trim());
   // Before, an empty value ("", "1,,2") dropped its empty items: `--r ""` ran with the default r.
   const blank = given.find((x) => x.split(',').some((item) => item.trim() === ''));
   if (blank !== undefined) throw badOption(`--${name}`, `"${blank}" has an empty value (give one or more, separated by commas)`);
-  return items;
+  return given.flatMap((x) => x.split(',')).map((x) => x.trim());
 }

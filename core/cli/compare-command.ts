@@ -1,4 +1,4 @@
-import { decimal } from '../config/units.js';
+import { typedNumber } from './eval-measure-flags.js';
 import type { CompareReport } from '../compare/report.js';
 import { CompareRequestSchema } from '../compare/request-schema.js';
 import { checkWith } from '../config/request-words.js';
@@ -40,7 +40,7 @@ export const compareCommand = defineCommand({
     if (positionals.length !== 2) throw badOption('arguments', `two crawl databases expected (A.db B.db), got ${positionals.length}`);
     const [a, b] = positionals as [string, string];
     // The flags as the compare schema's input (compare/request-schema.ts, the API's and the view's): its refusal, at the flag.
-    const checked = checkWith(CompareRequestSchema, { top: flags.top === undefined ? undefined : decimal(flags.top), host: flags.host }, 'compare');
+    const checked = checkWith(CompareRequestSchema, { top: typedNumber(flags.top), host: flags.host }, 'compare');
     if (!checked.ok) throw badOption(`--${checked.refusals[0]!.field}`, checked.refusals[0]!.problem);
     const { top, host } = checked.value;
     // Before the comparison: a folder under a file (a stack trace after minutes of work before), or one of the crawls.

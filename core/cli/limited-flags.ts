@@ -1,4 +1,4 @@
-import { decimal } from '../config/units.js';
+import { typedNumber } from './eval-measure-flags.js';
 
 /**
  * A crawl setting's flag given as a number to the settings schema (config/settings.ts): text
@@ -7,7 +7,5 @@ import { decimal } from '../config/units.js';
  * request and the New crawl form use for the same field (issue 24, item 2).
  */
 export function limitedFlag<K extends string>(flags: { readonly [P in K]?: string }, name: K): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  return decimal(v);
+  return typedNumber(flags[name]);
 }

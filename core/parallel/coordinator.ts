@@ -18,7 +18,7 @@ import { CrawlStore } from '../store/crawl-store.js';
 import { mergeParts, type MergeResult } from '../store/merge-parts.js';
 import { Assignment, type NewUrlRule, type PartModel, type PartVector } from './assignment.js';
 import { EmbeddedBroker, closeConnection, connectBroker, credentialsEnv, defaultReplicas, findNatsServer, storageFull, waitAtMost, type BrokerCredentials } from './broker.js';
-import { HEARTBEAT_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, parseStatus, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
+import { HEARTBEAT_MS, STATUS_MS, consumerName, coordinatorBeat, kvText, crawlBucket, defineCrawl, ensureStream, parseStatus, partShare, streamName, type ParallelDefinition, type WorkerStatus } from './definition.js';
 import { exchangeAccount, type ExchangeAccount } from './exchange-account.js';
 import { predictExchange, type Prediction } from './prediction.js';
 import { reclaimStaleRun, refuseIfRunning, writeRunFile } from './stale-run.js';
@@ -282,12 +282,16 @@ interface Observation {
   beats: number[];
 }
 
-/** Polls every 500 ms; returns when two observations in a row find every part idle, nothing pending, and nothing moved. */
+/**
+ * Looks every LOOK_MS; returns when two observations in a row find every part idle, nothing pending, and nothing moved.
+ * Twice a worker's status interval, so that every worker has written between two looks (STATUS_MS).
+ */
+const LOOK_MS = 2 * STATUS_MS;
 async function waitForEnd(kv: KV, jsm: JetStreamManager, def: ParallelDefinition, progress: (line: string) => void, watch: Watch, elsewhere: Elsewhere, signal?: AbortSignal): Promise<'ended' | 'paused' | CrawlError> {
   let last: Observation | null = null;
   let lastPrint = 0;
   for (;;) {
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, LOOK_MS));
     if (signal?.aborted) return 'paused';
     if (watch.halt) return watch.halt;
     let now: Observation;
